@@ -1,0 +1,60 @@
+"""toolshape: OpenAPI operations as MCP tool input schemas, nested or flat, and back.
+
+Plan once (`plan_document`, `plan_operation`), then serve calls from the plans.
+"""
+
+from toolshape._allof import merge_allof
+from toolshape._collide import Collision, detect_collision
+from toolshape._errors import (
+    ArgumentError,
+    ArgumentIssue,
+    DocumentError,
+    PlanError,
+    PlanErrorKind,
+    ToolshapeError,
+)
+from toolshape._hoist import hoist_body
+from toolshape._options import PROFILES, Options, Profile
+from toolshape._plan import (
+    PLAN_FORMAT,
+    ParameterRoute,
+    Plan,
+    PlanResult,
+    plan_document,
+    plan_operation,
+)
+from toolshape._policy import KeyPolicy, apply_key_policy
+from toolshape._types import BodyShape, Channel, Diagnostic, Hoisted, Style, Wrapped
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "PLAN_FORMAT",
+    "PROFILES",
+    "ArgumentError",
+    "ArgumentIssue",
+    "BodyShape",
+    "Channel",
+    "Collision",
+    "Diagnostic",
+    "DocumentError",
+    "Hoisted",
+    "KeyPolicy",
+    "Options",
+    "ParameterRoute",
+    "Plan",
+    "PlanError",
+    "PlanErrorKind",
+    "PlanResult",
+    "Profile",
+    "Style",
+    "ToolshapeError",
+    "Wrapped",
+    "__version__",
+    "apply_key_policy",
+    "detect_collision",
+    "hoist_body",
+    "merge_allof",
+    "plan_document",
+    "plan_operation",
+]

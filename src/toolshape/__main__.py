@@ -1,0 +1,5 @@
+import sys
+
+from toolshape.cli import main
+
+sys.exit(main())

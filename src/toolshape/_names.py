@@ -1,0 +1,26 @@
+"""S8: tool names."""
+
+from __future__ import annotations
+
+import re
+
+#: S8.1: a valid MCP tool name.
+TOOL_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,128}$")
+_INVALID = re.compile(r"[^A-Za-z0-9_.-]")
+MAX_NAME = 128
+
+
+def derive_name(method: str, path: str) -> str:
+    """S8.1: a name from method and path key (`post_stores_storeId_search`), fragment included."""
+    segments = [s.replace("{", "").replace("}", "") for s in path.split("/") if s]
+    return "_".join([method.lower(), *segments])
+
+
+def tool_name(base: str, content_type: str | None = None) -> str:
+    """S8.1, S8.2: `base` (with `_<content type>` when given) made a valid MCP tool name.
+
+    Every character outside `[A-Za-z0-9_.-]` becomes `_`; the result is cut to 128 characters.
+    """
+    name = base if content_type is None else f"{base}_{content_type}"
+    name = _INVALID.sub("_", name)[:MAX_NAME]
+    return name or "_"

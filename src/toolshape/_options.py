@@ -1,0 +1,81 @@
+"""Behaviour switches and the two profiles that preset them (S10)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Literal, TypeAlias
+
+Profile: TypeAlias = Literal["2026-11-06", "legacy"]
+"""A named preset of `Options` (S10): `2026-11-06` (the default) or `legacy`."""
+
+PROFILES: tuple[Profile, ...] = ("2026-11-06", "legacy")
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """Every behaviour difference between the profiles, each one switch (S10).
+
+    Build one with `Options.preset(profile, **overrides)`; an explicit switch wins over the preset.
+    """
+
+    on_collision: Literal["error", "nested"] = "error"
+    """S9.1: a collision is a planning error, or the whole tool stays nested with a warning."""
+    on_unflattenable: Literal["error", "wrap"] = "error"
+    """S9.2 / S5: an unflattenable body is a planning error, or stays wrapped under `body`."""
+    composed_bodies: Literal["merge", "wrap"] = "merge"
+    """S6: a qualifying root `allOf` / `dependentRequired` flattens, or keeps the body wrapped."""
+    open_body_root: Literal["absent", "empty"] = "absent"
+    """S7: an open body leaves the flat root's `additionalProperties` absent, or publishes `{}`."""
+    header_names: Literal["lower", "declared"] = "lower"
+    """S4.5: header argument names are lowercased, or kept as declared."""
+    env_in_style: Literal["error", "resolve"] = "error"
+    """S2.4: `$env(...)` in a `toolInputStyle` is an error, or resolved from `env`."""
+    validation: Literal["whole", "per-channel"] = "whole"
+    """S13.5: validate the whole call as sent, or channel by channel inserting `default`s."""
+    schemaless_body: Literal["unflattenable", "no-body"] = "unflattenable"
+    """S5.11: a media type without `schema` can't flatten, or the tool gets no body argument."""
+    untyped_body: Literal["unflattenable", "flatten"] = "unflattenable"
+    """S5.1: a body with `properties` but no `type` can't flatten, or flattens."""
+    strict_roots: bool = True
+    """S5.6-S5.10: the root keyword rows marked "from 2026-11-06" apply."""
+
+    @classmethod
+    def preset(cls, profile: Profile = "2026-11-06", **overrides: object) -> Options:
+        """The options of `profile`, with `overrides` replacing single switches.
+
+        Raises:
+            ValueError: `profile` is not a known profile, or an override is not a switch.
+        """
+        if profile not in _PRESETS:
+            known = ", ".join(repr(p) for p in PROFILES)
+            raise ValueError(f"unknown profile {profile!r}; use one of {known}")
+        names = {f.name for f in dataclasses.fields(cls)}
+        unknown = sorted(set(overrides) - names)
+        if unknown:
+            raise ValueError(
+                f"unknown option {unknown[0]!r}; options are {', '.join(sorted(names))}"
+            )
+        return dataclasses.replace(_PRESETS[profile], **overrides)  # type: ignore[arg-type]
+
+    def to_dict(self) -> dict[str, object]:
+        """The switches as plain data."""
+        return dataclasses.asdict(self)
+
+
+_PRESETS: Mapping[Profile, Options] = {
+    "2026-11-06": Options(),
+    "legacy": Options(
+        on_collision="nested",
+        on_unflattenable="wrap",
+        composed_bodies="wrap",
+        open_body_root="empty",
+        header_names="declared",
+        env_in_style="resolve",
+        validation="per-channel",
+        schemaless_body="no-body",
+        untyped_body="flatten",
+        strict_roots=False,
+    ),
+}

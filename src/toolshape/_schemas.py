@@ -1,0 +1,148 @@
+"""S3, S4: the nested and flat input schemas, self-contained through one root `$defs`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Literal
+
+from toolshape._types import (
+    CHANNEL_ARGUMENT,
+    NESTED_ORDER,
+    Channel,
+    Json,
+    Parameter,
+    Schema,
+)
+
+#: S3.1: the body's leading keys, in the order of the worked example.
+_BODY_KEY_ORDER = ("type", "properties", "required", "additionalProperties")
+
+
+def argument_name(param: Parameter, header_names: Literal["lower", "declared"]) -> str:
+    """A parameter's argument name: header names lowercased unless kept as declared (S4.5)."""
+    if param.channel == "header" and header_names == "lower":
+        return param.name.lower()
+    return param.name
+
+
+def argument_schema(param: Parameter) -> Schema:
+    """S4.3: the parameter's schema unchanged, plus its `description` when the schema has none."""
+    schema = param.schema
+    if (
+        param.description is not None
+        and isinstance(schema, Mapping)
+        and "description" not in schema
+    ):
+        return {**schema, "description": param.description}
+    return schema
+
+
+def order_body(schema: Schema) -> Schema:
+    """S3.1: `type`, `properties`, `required`, `additionalProperties`, then document order."""
+    if not isinstance(schema, Mapping):
+        return schema
+    head = {k: schema[k] for k in _BODY_KEY_ORDER if k in schema}
+    return {**head, **{k: v for k, v in schema.items() if k not in head}}
+
+
+def object_schema(
+    properties: Mapping[str, Schema],
+    required: Sequence[str],
+    additional_properties: Schema | None = False,
+    *,
+    dependent_required: Mapping[str, Sequence[str]] | None = None,
+    declare: str | None = None,
+    defs: Mapping[str, Schema] | None = None,
+) -> dict[str, Json]:
+    """An object schema in the key order of the worked example (S3, S4)."""
+    out: dict[str, Json] = {}
+    if declare is not None:
+        out["$schema"] = declare  # S4.7: the body's dialect, when it is not 2020-12
+    out["type"] = "object"
+    out["properties"] = dict(properties)
+    out["required"] = list(required)
+    if additional_properties is not None:
+        out["additionalProperties"] = additional_properties
+    if dependent_required:
+        out["dependentRequired"] = {k: list(v) for k, v in dependent_required.items()}
+    if defs:
+        out["$defs"] = dict(defs)
+    return out
+
+
+def channel_schema(
+    params: Sequence[Parameter], header_names: Literal["lower", "declared"]
+) -> dict[str, Json]:
+    """S3.1: one parameter channel as a closed object."""
+    return object_schema(
+        {argument_name(p, header_names): argument_schema(p) for p in params},
+        [argument_name(p, header_names) for p in params if p.required],
+    )
+
+
+def nested_schema(
+    params: Sequence[Parameter],
+    body: Schema | None,
+    *,
+    has_body: bool,
+    header_names: Literal["lower", "declared"],
+    declare: str | None,
+    defs: Mapping[str, Schema],
+) -> dict[str, Json]:
+    """S3: one required object argument per declared channel, in S3.1 order, root closed."""
+    properties: dict[str, Schema] = {}
+    for channel in NESTED_ORDER:
+        if channel == "body":
+            if has_body:
+                properties["body"] = order_body({} if body is None else body)
+            continue
+        members = [p for p in params if p.channel == channel]
+        if members:
+            properties[CHANNEL_ARGUMENT[channel]] = channel_schema(members, header_names)
+    return object_schema(properties, list(properties), False, declare=declare, defs=defs)
+
+
+def flat_parts(
+    params: Sequence[Parameter],
+    body_properties: Mapping[str, Schema],
+    body_required: Sequence[str],
+    header_names: Literal["lower", "declared"],
+) -> tuple[dict[str, Schema], list[str], list[tuple[Channel, list[str]]]]:
+    """S4.1, S4.2: flat properties and `required` in channel order, and the names per channel."""
+    properties: dict[str, Schema] = {}
+    required: list[str] = []
+    names: list[tuple[Channel, list[str]]] = []
+    for channel in NESTED_ORDER:
+        if channel == "body":
+            names.append(("body", list(body_properties)))
+            for name, schema in body_properties.items():
+                properties.setdefault(name, schema)
+            required.extend(r for r in body_required if r not in required)
+            continue
+        members = [p for p in params if p.channel == channel]
+        names.append((channel, [argument_name(p, header_names) for p in members]))
+        for p in members:
+            name = argument_name(p, header_names)
+            properties.setdefault(name, argument_schema(p))
+            if p.required and name not in required:
+                required.append(name)
+    return properties, required, names
+
+
+def reachable_defs(roots: Sequence[Schema], defs: Mapping[str, Schema]) -> dict[str, Schema]:
+    """The part of `defs` that `#/$defs/<name>` references inside `roots` reach, in `defs` order."""
+    seen: set[str] = set()
+    stack: list[Json] = list(roots)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#/$defs/"):
+                name = ref[len("#/$defs/") :].replace("~1", "/").replace("~0", "~")
+                if name not in seen and name in defs:
+                    seen.add(name)
+                    stack.append(defs[name])
+            stack.extend(v for v in node.values() if isinstance(v, (dict, list)))
+        elif isinstance(node, list):
+            stack.extend(v for v in node if isinstance(v, (dict, list)))
+    return {name: schema for name, schema in defs.items() if name in seen}

@@ -1,0 +1,144 @@
+"""Plain-data types shared by every step of the pipeline."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal, TypeAlias
+
+Json: TypeAlias = Any
+"""A JSON value as `json.loads` returns it (dict, list, str, int, float, bool, None)."""
+
+Schema: TypeAlias = Any
+"""A JSON Schema: a mapping, or (JSON Schema 2020-12 / OpenAPI 3.1) `True` / `False`."""
+
+Channel: TypeAlias = Literal["path", "query", "header", "cookie", "body"]
+"""Where an input travels: `path`, `query`, `header`, `cookie` (parameters) or `body`."""
+
+Style: TypeAlias = Literal["nested", "flat"]
+"""A tool's input style (S2): `nested` (one object per channel) or `flat`."""
+
+BodyShape: TypeAlias = Literal["hoisted", "wrapped", "none"]
+"""How a tool's body travels: `hoisted` (its properties are top-level arguments), `wrapped`
+(one `body` argument holds it), or `none` (the tool has no body argument)."""
+
+Level: TypeAlias = Literal["error", "warning", "info", "debug"]
+"""The level of a diagnostic."""
+
+PARAMETER_CHANNELS: tuple[Channel, ...] = ("path", "query", "header", "cookie")
+
+#: S3.1: the nested argument name of each channel.
+CHANNEL_ARGUMENT: Mapping[Channel, str] = {
+    "path": "pathParams",
+    "query": "queryParams",
+    "body": "body",
+    "header": "headers",
+    "cookie": "cookies",
+}
+
+#: S3.1 / S4.1: the order channels appear in, nested and flat.
+NESTED_ORDER: tuple[Channel, ...] = ("path", "query", "body", "header", "cookie")
+
+
+@dataclass(frozen=True, slots=True)
+class Parameter:
+    """One operation parameter after S1.1 merging, `$ref` resolution and conversion."""
+
+    name: str
+    channel: Channel
+    schema: Schema
+    required: bool
+    description: str | None = None
+    style: str | None = None
+    explode: bool | None = None
+    allow_reserved: bool = False
+    content_type: str | None = None
+    """Set when the parameter is described by `content` instead of `schema` (serialized as JSON)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Body:
+    """One request content type of an operation (S8.2)."""
+
+    content_type: str
+    schema: Schema | None
+    """The converted body schema, refs pointing into `$defs`; `None` when the media type has none."""
+    required: bool
+    dialect: str
+    """The body's dialect (S1.7), one of `toolshape._dialects.DIALECTS`."""
+
+
+@dataclass(frozen=True, slots=True)
+class Operation:
+    """One method of one path, read out of a document (S1)."""
+
+    path: str
+    method: str
+    operation_id: str | None
+    parameters: tuple[Parameter, ...]
+    bodies: tuple[Body, ...]
+    defs: Mapping[str, Schema]
+    """Every component the parameters and bodies reference, bundled by name (S4.4)."""
+    pointer: str
+    """The JSON pointer of the operation inside its document (`/paths/~1things/post`)."""
+    extensions: Mapping[str, Json]
+    """The operation's `x-` keys, for S2.2."""
+
+
+@dataclass(frozen=True, slots=True)
+class Wrapped:
+    """A body that can't flatten, and why (S5): `reason` is the S9.2 reason text."""
+
+    reason: str
+    rule: str
+    """The SPEC rule that refused it, such as `S5.1`."""
+    keyword: str | None = None
+    """The keyword at fault, when one is."""
+
+
+@dataclass(frozen=True, slots=True)
+class Hoisted:
+    """A body whose properties become top-level arguments (S4, S5, S6)."""
+
+    properties: Mapping[str, Schema]
+    """The body's properties in declaration order (merged across `allOf` branches, S6.1)."""
+    required: tuple[str, ...]
+    additional_properties: Schema | None
+    """The body's `additionalProperties` as written; `None` when absent (S7)."""
+    dependent_required: Mapping[str, tuple[str, ...]] | None = None
+    """S6.2: copied to the flat root unchanged."""
+    composed: bool = False
+    """S6.3: the body was merged or carries `dependentRequired`, so the original schema judges
+    the routed body a second time."""
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """A message about planning that is not an error of the plan (S9.1, S5, S2.3)."""
+
+    level: Level
+    message: str
+    tool: str | None = None
+    operation: str | None = None
+    location: str | None = None
+
+    def to_dict(self) -> dict[str, Json]:
+        """The diagnostic as plain JSON data."""
+        return {
+            "level": self.level,
+            "message": self.message,
+            "tool": self.tool,
+            "operation": self.operation,
+            "location": self.location,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Json]) -> Diagnostic:
+        """Load a diagnostic written by `to_dict`."""
+        return cls(
+            level=data["level"],
+            message=data["message"],
+            tool=data.get("tool"),
+            operation=data.get("operation"),
+            location=data.get("location"),
+        )

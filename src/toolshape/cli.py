@@ -1,0 +1,141 @@
+"""The `toolshape` command: `toolshape plan` (and `python -m toolshape`)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from importlib import resources
+from typing import TextIO
+
+from toolshape._errors import DocumentError, PlanError
+from toolshape._options import PROFILES, Options
+from toolshape._plan import PlanResult, plan_document
+from toolshape._types import Json
+
+EXAMPLE = "example.openapi.json"
+"""The bundled example document `toolshape plan` reads when no SPEC is given."""
+
+
+class _Usage(Exception):
+    """A file that can't be read or is not JSON (exit 2)."""
+
+
+def load_document(path: str | None) -> tuple[Json, str]:
+    """The parsed document and its default source name; the bundled example when `path` is None.
+
+    Raises:
+        _Usage: the file can't be read or is not JSON.
+    """
+    if path is None:
+        text = (
+            resources.files("toolshape")
+            .joinpath("data")
+            .joinpath(EXAMPLE)
+            .read_text(encoding="utf-8")
+        )
+        return json.loads(text), EXAMPLE
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except OSError as error:
+        raise _Usage(f"can't read {path}: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise _Usage(f"can't read {path}: it is not UTF-8 text") from None
+    try:
+        return json.loads(text), path
+    except (json.JSONDecodeError, RecursionError) as error:
+        raise _Usage(
+            f"can't read {path}: it is not JSON ({error}); toolshape reads JSON documents, "
+            "so convert a YAML document to JSON first"
+        ) from None
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="toolshape",
+        description="Turn OpenAPI operations into MCP tool input schemas, nested or flat.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    plan = commands.add_parser("plan", help="plan every operation of a document as MCP tools")
+    plan.add_argument(
+        "spec", nargs="?", help="an OpenAPI 3.x JSON document (default: the bundled example)"
+    )
+    plan.add_argument(
+        "--style", default="nested", help="the server-wide toolInputStyle: flat or nested"
+    )
+    plan.add_argument(
+        "--profile", default="2026-11-06", choices=PROFILES, help="behaviour profile (S10)"
+    )
+    plan.add_argument("--source", help="the name locations use for the document (default: SPEC)")
+    plan.add_argument("--json", action="store_true", help="print the result as JSON")
+    return parser
+
+
+def _print_table(result: PlanResult, out: TextIO) -> None:
+    rows = [("tool", "style", "args", "body")]
+    for tool in result.tools:
+        rows.append(
+            (tool.name, tool.style, str(len(tool.advertised.get("properties", {}))), tool.body)
+        )
+    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    for row in rows:
+        out.write(
+            "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
+            + "\n"
+        )
+    out.write(f"\n{len(result.tools)} tools, {len(result.errors)} errors\n")
+    for error in result.errors:
+        out.write(f"error: {error.message}\n")
+    for note in result.diagnostics:
+        if note.level in ("error", "warning"):
+            out.write(f"{note.level}: {note.message}\n")
+
+
+def _as_json(result: PlanResult) -> dict[str, Json]:
+    return {
+        "tools": [
+            {
+                "name": tool.name,
+                "operation": tool.operation_id,
+                "method": tool.method,
+                "path": tool.path,
+                "contentType": tool.content_type,
+                "style": tool.style,
+                "inputSchema": tool.input_schema,
+            }
+            for tool in result.tools
+        ],
+        "errors": [error.to_dict() for error in result.errors],
+        "diagnostics": [note.to_dict() for note in result.diagnostics],
+    }
+
+
+def main(
+    argv: Sequence[str] | None = None, out: TextIO | None = None, err: TextIO | None = None
+) -> int:
+    """Run the command line; returns the exit status (0 ok, 1 planning errors, 2 unusable input)."""
+    out = out or sys.stdout
+    err = err or sys.stderr
+    args = _parser().parse_args(argv)
+    try:
+        document, source = load_document(args.spec)
+        result = plan_document(
+            document,
+            style=args.style,
+            source=args.source or source,
+            options=Options.preset(args.profile),
+        )
+    except (_Usage, DocumentError) as error:
+        err.write(f"toolshape: {error}\n")
+        return 2
+    except PlanError as error:
+        err.write(f"toolshape: {error}\n")
+        return 1
+    if args.json:
+        json.dump(_as_json(result), out, indent=2, ensure_ascii=False)
+        out.write("\n")
+    else:
+        _print_table(result, out)
+    return 1 if result.errors else 0
