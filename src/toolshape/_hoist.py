@@ -54,8 +54,8 @@ def hoist_body(
         )
     if not isinstance(schema, Mapping):
         return Wrapped(
-            f"the `body` schema is the boolean schema `{json.dumps(schema)}`, not an object "
-            f"schema, so it has no properties to hoist. {_DECLARE}",
+            f"the `body` schema is not an object schema (it is the boolean schema "
+            f"`{json.dumps(schema)}`, with no `type`), so it has no properties to hoist. {_DECLARE}",
             "S5.1",
             "type",
         )
@@ -207,8 +207,8 @@ def _strict_roots(
         for name in required:
             if name not in properties:
                 return Wrapped(
-                    f"the `body` schema requires `{name}`, which its `properties` does not declare, "
-                    f"so no flat argument could carry it. Declare `{name}` in `properties`",
+                    f"the `body` schema's `required` names `{name}`, which its `properties` does not "
+                    f"declare, so no flat argument could carry it. Declare `{name}` in `properties`",
                     "S5.8",
                     "required",
                 )

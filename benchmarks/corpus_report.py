@@ -1,0 +1,45 @@
+"""Planning outcomes over ../shared/corpus, per document, style and profile, as a Markdown table.
+
+Run: python benchmarks/corpus_report.py  (the output is docs/corpus.md's table)
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+from pathlib import Path
+
+import toolshape
+
+CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
+
+
+def main() -> None:
+    print("| document | profile | style | tools | flat hoisted | flat, no body | flat wrapped | nested | errors by kind |")
+    print("|---|---|---|---:|---:|---:|---:|---:|---|")
+    reasons: collections.Counter[str] = collections.Counter()
+    for path in sorted(CORPUS.glob("*.json")):
+        document = json.loads(path.read_text(encoding="utf-8"))
+        for profile in toolshape.PROFILES:
+            for style in ("flat", "nested"):
+                result = toolshape.plan_document(document, style=style, profile=profile, source=path.name)
+                shapes = collections.Counter((t.style, t.body) for t in result.tools)
+                kinds = collections.Counter(e.kind for e in result.errors)
+                if profile == "2026-11-06" and style == "flat":
+                    for error in result.errors:
+                        reasons[f"{error.kind}: {error.reason.split(',')[0]}"] += 1
+                errors = ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())) or "-"
+                nested = sum(n for (s, _), n in shapes.items() if s == "nested")
+                print(
+                    f"| {path.stem} | {profile} | {style} | {len(result.tools)} | {shapes[('flat', 'hoisted')]} "
+                    f"| {shapes[('flat', 'none')]} | {shapes[('flat', 'wrapped')]} | {nested} | {errors} |"
+                )
+    print("\nWhy flat planning failed under 2026-11-06 (all documents):\n")
+    print("| count | reason (first clause) |")
+    print("|---:|---|")
+    for reason, count in reasons.most_common(25):
+        print(f"| {count} | {reason.replace('|', '/')} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,88 @@
+"""Shared fixtures: the SPEC's worked example and the paths of the shared material."""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+CORPUS = SHARED / "corpus"
+JSTS = SHARED / "jsts"
+ZUPLO = SHARED / "spec" / "zuplo-mcp-flat-tool-input.md"
+SOURCE = "config/routes.oas.json"
+LOCATION = "config/routes.oas.json#/paths/~1stores~1{storeId}~1search/post"
+
+STORE_PARAMETERS: list[dict[str, Any]] = [
+    {"name": "storeId", "in": "path", "required": True, "schema": {"type": "string"}},
+    {"name": "limit", "in": "query", "schema": {"type": "integer"}},
+    {"name": "x-tenant", "in": "header", "required": True, "schema": {"type": "string"}},
+]
+STORE_BODY: dict[str, Any] = {
+    "type": "object",
+    "required": ["query"],
+    "properties": {"query": {"type": "string"}, "sort": {"enum": ["price", "name"]}},
+    "additionalProperties": False,
+}
+
+
+def spec_example(title: str) -> Any:
+    """The JSON block of the reference document with this title (e.g. "Flat inputSchema")."""
+    text = ZUPLO.read_text(encoding="utf-8")
+    match = re.search(r'```json title="' + re.escape(title) + r'"\n(.*?)```', text, re.S)
+    assert match, title
+    return json.loads(match.group(1))
+
+
+def spec_error(start: str) -> str:
+    """The message that starts with `start`, as a text block of the reference document or
+    quoted in backticks in SPEC.md."""
+    text = ZUPLO.read_text(encoding="utf-8")
+    match = re.search(r"```text\n(" + re.escape(start) + r".*?)\n```", text, re.S)
+    if match is None:
+        match = re.search(
+            r"`(" + re.escape(start) + r"[^`]*)`", (SHARED / "SPEC.md").read_text(encoding="utf-8")
+        )
+    assert match, start
+    return match.group(1)
+
+
+def make_document(
+    body: Any = None,
+    parameters: list[dict[str, Any]] | None = None,
+    *,
+    openapi: str = "3.1.0",
+    content_type: str = "application/json",
+    operation: dict[str, Any] | None = None,
+    components: dict[str, Any] | None = None,
+    path: str = "/stores/{storeId}/search",
+    method: str = "post",
+    body_required: bool | None = None,
+) -> dict[str, Any]:
+    """A one-operation document in the shape of the worked example (`searchProducts`)."""
+    op: dict[str, Any] = {"operationId": "searchProducts"}
+    op["parameters"] = copy.deepcopy(STORE_PARAMETERS if parameters is None else parameters)
+    if body is not None:
+        media = {} if body == "no-schema" else {"schema": copy.deepcopy(body)}
+        op["requestBody"] = {"content": {content_type: media}}
+        if body_required is not None:
+            op["requestBody"]["required"] = body_required
+    op.update(operation or {})
+    doc: dict[str, Any] = {
+        "openapi": openapi,
+        "info": {"title": "t", "version": "1"},
+        "paths": {path: {method: op}},
+    }
+    if components:
+        doc["components"] = components
+    return doc
+
+
+@pytest.fixture
+def store() -> dict[str, Any]:
+    """The worked example operation (SPEC S3.3, S4.8)."""
+    return make_document(STORE_BODY)

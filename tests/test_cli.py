@@ -1,0 +1,119 @@
+"""The `toolshape plan` command."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import STORE_BODY, make_document
+from toolshape.cli import main
+
+
+def run(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    code = main(list(argv), out, err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_plan_bundled_example_table() -> None:
+    """With no SPEC the bundled example plans; the table has one row per tool."""
+    code, out, _ = run("plan", "--style", "flat")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].split() == ["tool", "style", "args", "body"]
+    rows = {line.split()[0]: line.split()[1:] for line in lines[1:6]}
+    assert rows["searchProducts"] == ["flat", "5", "hoisted"]
+    assert rows["createOrder"] == ["flat", "4", "hoisted"]
+    assert rows["replaceTags"] == ["nested", "2", "wrapped"]
+    assert rows["getStore"] == ["flat", "2", "none"]
+    assert "5 tools, 0 errors" in out
+
+
+def test_plan_json_shape(tmp_path: Path) -> None:
+    """--json prints tools, errors and diagnostics; exit 1 when there are errors."""
+    doc = make_document(STORE_BODY)
+    doc["paths"]["/a"] = {
+        "post": {
+            "operationId": "arr",
+            "requestBody": {"content": {"application/json": {"schema": {"type": "array"}}}},
+        }
+    }
+    spec = tmp_path / "doc.json"
+    spec.write_text(json.dumps(doc))
+    code, out, _ = run(
+        "plan", str(spec), "--style", "flat", "--json", "--source", "config/routes.oas.json"
+    )
+    assert code == 1
+    data = json.loads(out)
+    assert list(data) == ["tools", "errors", "diagnostics"]
+    (tool,) = data["tools"]
+    assert list(tool) == [
+        "name",
+        "operation",
+        "method",
+        "path",
+        "contentType",
+        "style",
+        "inputSchema",
+    ]
+    assert (tool["name"], tool["method"], tool["contentType"], tool["style"]) == (
+        "searchProducts",
+        "POST",
+        "application/json",
+        "flat",
+    )
+    (error,) = data["errors"]
+    assert error["kind"] == "unflattenable"
+    assert error["message"].endswith("(config/routes.oas.json#/paths/~1a/post)")
+
+
+@pytest.mark.parametrize(
+    ("content", "needle"),
+    [
+        (None, "can't read"),
+        ("openapi: 3.1.0\n", "it is not JSON"),
+        ('{"swagger": "2.0"}', "Swagger 2.0"),
+        ("[1]", "not a mapping"),
+    ],
+)
+def test_unusable_input_exits_2_without_traceback(
+    tmp_path: Path, content: Any, needle: str
+) -> None:
+    """A file that can't be read or isn't OpenAPI 3.x: a clear message and exit 2."""
+    spec = tmp_path / "doc.json"
+    if content is not None:
+        spec.write_text(content)
+    code, out, err = run("plan", str(spec))
+    assert code == 2
+    assert needle in err
+    assert "Traceback" not in err
+    assert out == ""
+
+
+def test_profile_legacy_falls_back_instead_of_failing(tmp_path: Path) -> None:
+    """--profile legacy keeps an array body wrapped instead of erroring."""
+    doc = make_document({"type": "array"})
+    spec = tmp_path / "doc.json"
+    spec.write_text(json.dumps(doc))
+    assert run("plan", str(spec), "--style", "flat")[0] == 1
+    code, out, _ = run("plan", str(spec), "--style", "flat", "--profile", "legacy")
+    assert code == 0
+    assert "wrapped" in out
+
+
+def test_python_dash_m_runs_the_command() -> None:
+    """`python -m toolshape plan` is the same command."""
+    done = subprocess.run(
+        [sys.executable, "-m", "toolshape", "plan", "--json"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert [t["name"] for t in json.loads(done.stdout)["tools"]][:1] == ["searchProducts"]

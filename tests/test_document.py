@@ -1,0 +1,224 @@
+"""S1: reading the document (parameters, references, conversion, ignored headers, path keys)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.conftest import make_document
+from toolshape import PlanError, plan_document, plan_operation
+
+
+def one(
+    doc: dict[str, Any],
+    style: str = "flat",
+    path: str = "/stores/{storeId}/search",
+    method: str = "post",
+) -> Any:
+    (only,) = plan_operation(doc, path, method, style=style)
+    return only
+
+
+def test_path_item_parameters_merge_and_operation_wins() -> None:
+    """S1.1: path-item parameters are merged; the operation's entry wins for (name, in)."""
+    doc = make_document(None, [{"name": "limit", "in": "query", "schema": {"type": "integer"}}])
+    doc["paths"]["/stores/{storeId}/search"]["parameters"] = [
+        {"name": "storeId", "in": "path", "required": True, "schema": {"type": "string"}},
+        {"name": "limit", "in": "query", "schema": {"type": "string"}},
+    ]
+    schema = one(doc).input_schema
+    assert schema["properties"] == {"storeId": {"type": "string"}, "limit": {"type": "integer"}}
+
+
+def test_ref_parameters_and_request_bodies_are_resolved() -> None:
+    """S1.1, S1.3: $ref parameters and request bodies resolve; a $ref-only body is its target."""
+    doc = make_document(None, [{"$ref": "#/components/parameters/Store"}])
+    doc["paths"]["/stores/{storeId}/search"]["post"]["requestBody"] = {
+        "$ref": "#/components/requestBodies/Search"
+    }
+    doc["components"] = {
+        "parameters": {
+            "Store": {
+                "name": "storeId",
+                "in": "path",
+                "required": True,
+                "schema": {"type": "string"},
+            }
+        },
+        "requestBodies": {
+            "Search": {
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Alias"}}}
+            }
+        },
+        "schemas": {
+            "Alias": {"$ref": "#/components/schemas/Search"},
+            "Search": {"type": "object", "properties": {"q": {"type": "string"}}},
+        },
+    }
+    schema = one(doc).input_schema
+    assert schema["properties"] == {"storeId": {"type": "string"}, "q": {"type": "string"}}
+    assert "$defs" not in schema
+
+
+@pytest.mark.parametrize(
+    ("parameter", "needle"),
+    [
+        ({"in": "query", "schema": {}}, "has no `name`"),
+        ({"name": "x", "schema": {}}, "has no `in`"),
+        (
+            {"name": "x", "in": "body", "schema": {}},
+            "`in` 'body', which is not path, query, header or cookie",
+        ),
+        ("oops", "is a string, not a mapping"),
+    ],
+)
+def test_malformed_parameter_is_a_planning_error(parameter: Any, needle: str) -> None:
+    """S1.1: a parameter without name or in, or with an unknown in, is an error of its operation."""
+    doc = make_document(None, [parameter])
+    with pytest.raises(PlanError) as caught:
+        one(doc)
+    assert caught.value.kind == "parameter"
+    assert needle in caught.value.message
+    assert caught.value.message.endswith("(openapi.json#/paths/~1stores~1{storeId}~1search/post)")
+
+
+@pytest.mark.parametrize(
+    ("ref", "needle"),
+    [
+        (
+            "https://example.com/schemas/x.json",
+            "is not local to the document; toolshape never retrieves anything",
+        ),
+        ("other.json#/components/schemas/X", "is not local to the document"),
+        ("#/components/schemas/Missing", "points to nothing in the document"),
+        ("#", "points at the document root"),
+    ],
+)
+def test_remote_or_missing_reference_is_an_error_naming_it(ref: str, needle: str) -> None:
+    """S1.2: remote or missing references are planning errors naming the reference; nothing is fetched."""
+    doc = make_document({"type": "object", "properties": {"a": {"$ref": ref}}})
+    with pytest.raises(PlanError) as caught:
+        one(doc)
+    assert caught.value.kind == "reference"
+    assert f"`{ref}`" in caught.value.message
+    assert needle in caught.value.message
+    assert caught.value.location == "openapi.json#/paths/~1stores~1{storeId}~1search/post"
+
+
+def test_reference_cycle_that_never_reaches_a_schema() -> None:
+    """S1.2: an alias cycle is an error naming the chain."""
+    doc = make_document(
+        {"$ref": "#/components/schemas/A"},
+        components={
+            "schemas": {
+                "A": {"$ref": "#/components/schemas/B"},
+                "B": {"$ref": "#/components/schemas/A"},
+            }
+        },
+    )
+    with pytest.raises(
+        PlanError,
+        match=r"reference cycle `#/components/schemas/A` → `#/components/schemas/B` → `#/components/schemas/A`",
+    ):
+        one(doc)
+
+
+def test_alias_cycle_inside_a_property_is_an_error_too() -> None:
+    """S1.2: a cycle reached through a property never reaches a schema either."""
+    doc = make_document(
+        {"type": "object", "properties": {"a": {"$ref": "#/components/schemas/A"}}},
+        components={"schemas": {"A": {"$ref": "#/components/schemas/A"}}},
+    )
+    with pytest.raises(PlanError, match="reference cycle"):
+        one(doc)
+
+
+def test_pointer_through_a_ref_is_followed() -> None:
+    """S1.2 (docs/decisions.md): a pointer that passes through a $ref on its way resolves."""
+    components = {
+        "schemas": {
+            "Outer": {"$ref": "#/components/schemas/Inner"},
+            "Inner": {"type": "object", "properties": {"x": {"type": "integer"}}},
+        }
+    }
+    doc = make_document(
+        {
+            "type": "object",
+            "properties": {"a": {"$ref": "#/components/schemas/Outer/properties/x"}},
+        },
+        components=components,
+    )
+    schema = one(doc).input_schema
+    (name,) = schema["$defs"]
+    assert schema["$defs"][name] == {"type": "integer"}
+
+
+@pytest.mark.parametrize("name", ["Accept", "content-type", "AUTHORIZATION"])
+def test_reserved_headers_are_ignored(name: str) -> None:
+    """S1.5: Accept, Content-Type and Authorization header parameters are ignored."""
+    doc = make_document(
+        None, [{"name": name, "in": "header", "required": True, "schema": {"type": "string"}}]
+    )
+    assert one(doc).input_schema["properties"] == {}
+
+
+@pytest.mark.parametrize(
+    ("path", "name"),
+    [
+        ("/Accounts/{Sid}.json", "get_Accounts_Sid.json"),
+        ("/files/{id}/thumbnail.{extension}", "get_files_id_thumbnail.extension"),
+        ("/responses?beta=true", "get_responses_beta_true"),
+        ("/oauth2/token#refresh", "get_oauth2_token_refresh"),
+    ],
+)
+def test_odd_path_keys_are_kept_as_written(path: str, name: str) -> None:
+    """S1.6, S8.1: path keys with literal text, queries or fragments plan; names derive from them."""
+    doc = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {path: {"get": {}}}}
+    (tool,) = plan_operation(doc, path, "get")
+    assert tool.path == path
+    assert tool.name == name
+
+
+def test_dialect_comes_from_document_json_schema_dialect() -> None:
+    """S1.7: the document's jsonSchemaDialect decides a 3.1 body's dialect."""
+    doc = make_document({"type": "object", "properties": {}})
+    doc["jsonSchemaDialect"] = "http://json-schema.org/draft-07/schema#"
+    assert one(doc).input_schema["$schema"] == "http://json-schema.org/draft-07/schema#"
+
+
+def test_openapi_30_dialect_has_no_dependent_required() -> None:
+    """S1.7: in a 3.0 body dependentRequired is not a keyword, so it is not copied."""
+    body = {"type": "object", "properties": {"a": {}, "b": {}}, "dependentRequired": {"a": ["b"]}}
+    schema = one(make_document(body, openapi="3.0.3")).input_schema
+    assert "dependentRequired" not in schema
+
+
+def test_openapi_30_nullable_ref_becomes_any_of_null() -> None:
+    """S1.4: a nullable schema without type is widened with an anyOf null branch."""
+    components = {"schemas": {"X": {"type": "string"}}}
+    body = {
+        "type": "object",
+        "properties": {"x": {"allOf": [{"$ref": "#/components/schemas/X"}], "nullable": True}},
+    }
+    schema = one(make_document(body, openapi="3.0.3", components=components)).input_schema
+    assert schema["properties"]["x"] == {
+        "anyOf": [{"allOf": [{"$ref": "#/$defs/X"}]}, {"type": "null"}]
+    }
+
+
+def test_nothing_is_ever_retrieved(monkeypatch: pytest.MonkeyPatch) -> None:
+    """S1.2, S14.1: planning opens no socket and no file."""
+    import builtins
+    import socket
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("I/O attempted")
+
+    monkeypatch.setattr(socket, "socket", refuse)
+    monkeypatch.setattr(builtins, "open", refuse)
+    doc = make_document(
+        {"type": "object", "properties": {"a": {"$ref": "https://example.com/x.json"}}}
+    )
+    result = plan_document(doc, style="flat")
+    assert [e.kind for e in result.errors] == ["reference"]
