@@ -14,6 +14,7 @@ from toolshape._errors import (
     ToolshapeError,
 )
 from toolshape._hoist import hoist_body
+from toolshape._mcp import error_result
 from toolshape._options import PROFILES, Options, Profile
 from toolshape._plan import (
     PLAN_FORMAT,
@@ -24,11 +25,24 @@ from toolshape._plan import (
     plan_operation,
 )
 from toolshape._policy import KeyPolicy, apply_key_policy
-from toolshape._types import BodyShape, Channel, Diagnostic, Hoisted, Style, Wrapped
+from toolshape._reading import pick_reading
+from toolshape._route import route_args
+from toolshape._types import (
+    NO_BODY,
+    BodyShape,
+    Channel,
+    Diagnostic,
+    Hoisted,
+    Reading,
+    Request,
+    Style,
+    Wrapped,
+)
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "NO_BODY",
     "PLAN_FORMAT",
     "PROFILES",
     "ArgumentError",
@@ -47,14 +61,19 @@ __all__ = [
     "PlanErrorKind",
     "PlanResult",
     "Profile",
+    "Reading",
+    "Request",
     "Style",
     "ToolshapeError",
     "Wrapped",
     "__version__",
     "apply_key_policy",
     "detect_collision",
+    "error_result",
     "hoist_body",
     "merge_allof",
+    "pick_reading",
     "plan_document",
     "plan_operation",
+    "route_args",
 ]

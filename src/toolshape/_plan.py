@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from toolshape._call import call
 from toolshape._collide import detect_collision
 from toolshape._dialects import DIALECTS
 from toolshape._document import DocumentReader, Problem, RawOperation
@@ -16,6 +17,7 @@ from toolshape._hoist import hoist_body
 from toolshape._names import derive_name, tool_name
 from toolshape._options import Options, Profile
 from toolshape._policy import apply_key_policy
+from toolshape._route import Inbound
 from toolshape._schemas import (
     argument_name,
     flat_parts,
@@ -32,6 +34,7 @@ from toolshape._types import (
     Hoisted,
     Json,
     Operation,
+    Request,
     Schema,
     Style,
     Wrapped,
@@ -131,6 +134,17 @@ class Plan:
     body_check: Schema | None = field(default=None, repr=False)
     """S6.3: the original body schema (with `$defs`) that judges the routed body again."""
     _cache: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def call(self, arguments: Json, *, headers: Inbound = None) -> Request:
+        """The HTTP request a tool call's `arguments` describe (S12, S13).
+
+        `headers` are the inbound headers the MCP client sent (a mapping or `(name, value)`
+        pairs); a header argument replaces the inbound header of the same name (S12.2).
+
+        Raises:
+            ArgumentError: the arguments are rejected; no request is made (S13.4, S14.2).
+        """
+        return call(self, arguments, headers)
 
     @property
     def input_schema(self) -> dict[str, Json]:

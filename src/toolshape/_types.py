@@ -142,3 +142,60 @@ class Diagnostic:
             operation=data.get("operation"),
             location=data.get("location"),
         )
+
+
+class _NoBody:
+    """The type of `NO_BODY`."""
+
+    _instance: _NoBody | None = None
+
+    def __new__(cls) -> _NoBody:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "NO_BODY"
+
+    def __reduce__(self) -> str:
+        return "NO_BODY"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+NO_BODY = _NoBody()
+"""`Request.body` of a request that carries no body (S12.3); distinct from a JSON `null` body."""
+
+Reading: TypeAlias = Literal["flat", "nested"]
+"""How a call's arguments are read (S13.1)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """The HTTP request a call routes to (S12.4): plain data any HTTP client can send."""
+
+    method: str
+    path: str
+    """The expanded, percent-encoded path, without the query."""
+    query: tuple[tuple[str, str], ...]
+    """Query pairs in order, not encoded."""
+    headers: tuple[tuple[str, str], ...]
+    """Header pairs, names lower case: the inbound headers not replaced, then the arguments'."""
+    body: Json
+    """The JSON body value, or `NO_BODY`."""
+    content_type: str | None
+    url: str
+    """`path` plus the encoded query."""
+
+    def to_dict(self) -> dict[str, Json]:
+        """The request as plain data (`body` is left out when there is none)."""
+        out: dict[str, Json] = {
+            "method": self.method,
+            "url": self.url,
+            "headers": [list(h) for h in self.headers],
+        }
+        if self.body is not NO_BODY:
+            out["body"] = self.body
+        out["contentType"] = self.content_type
+        return out

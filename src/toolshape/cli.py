@@ -9,7 +9,8 @@ from collections.abc import Sequence
 from importlib import resources
 from typing import TextIO
 
-from toolshape._errors import DocumentError, PlanError
+from toolshape._errors import ArgumentError, DocumentError, PlanError
+from toolshape._mcp import error_result
 from toolshape._options import PROFILES, Options
 from toolshape._plan import PlanResult, plan_document
 from toolshape._types import Json
@@ -70,6 +71,26 @@ def _parser() -> argparse.ArgumentParser:
     )
     plan.add_argument("--source", help="the name locations use for the document (default: SPEC)")
     plan.add_argument("--json", action="store_true", help="print the result as JSON")
+    call = commands.add_parser("call", help="turn one tool call into the HTTP request it describes")
+    call.add_argument("spec", help="an OpenAPI 3.x JSON document")
+    call.add_argument("tool", help="the tool's name (as `toolshape plan` lists it)")
+    call.add_argument("arguments", help="the call's arguments as JSON text")
+    call.add_argument(
+        "--style", default="nested", help="the server-wide toolInputStyle: flat or nested"
+    )
+    call.add_argument(
+        "--profile", default="2026-11-06", choices=PROFILES, help="behaviour profile (S10)"
+    )
+    call.add_argument(
+        "--header",
+        action="append",
+        default=[],
+        metavar="NAME:VALUE",
+        help="an inbound header (repeatable)",
+    )
+    call.add_argument(
+        "--protocol-version", default="2025-11-25", help="MCP protocol version for error answers"
+    )
     return parser
 
 
@@ -119,6 +140,8 @@ def main(
     out = out or sys.stdout
     err = err or sys.stderr
     args = _parser().parse_args(argv)
+    if args.command == "call":
+        return _call(args, out, err)
     try:
         document, source = load_document(args.spec)
         result = plan_document(
@@ -139,3 +162,49 @@ def main(
     else:
         _print_table(result, out)
     return 1 if result.errors else 0
+
+
+def _call(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """`toolshape call`: print the request (exit 0) or the MCP error answer (exit 1)."""
+    try:
+        document, source = load_document(args.spec)
+        arguments = json.loads(args.arguments)
+    except _Usage as error:
+        err.write(f"toolshape: {error}\n")
+        return 2
+    except json.JSONDecodeError as error:
+        err.write(f"toolshape: ARGS_JSON is not JSON: {error}\n")
+        return 2
+    headers = []
+    for header in args.header:
+        name, sep, value = header.partition(":")
+        if not sep or not name.strip():
+            err.write(f"toolshape: --header {header!r} is not NAME:VALUE\n")
+            return 2
+        headers.append((name.strip(), value.strip()))
+    try:
+        result = plan_document(
+            document, style=args.style, source=source, options=Options.preset(args.profile)
+        )
+    except PlanError as error:
+        err.write(f"toolshape: {error}\n")
+        return 2 if isinstance(error, DocumentError) else 1
+    tools = {tool.name: tool for tool in result.tools}
+    if args.tool not in tools:
+        failed = [e for e in result.errors if e.tool == args.tool]
+        if failed:
+            err.write(f"toolshape: {failed[0]}\n")
+            return 1
+        err.write(
+            f"toolshape: no tool named {args.tool!r}; the tools are: {', '.join(tools) or '(none)'}\n"
+        )
+        return 2
+    try:
+        request = tools[args.tool].call(arguments, headers=headers)
+    except ArgumentError as error:
+        json.dump(error_result(error, args.protocol_version), out, indent=2, ensure_ascii=False)
+        out.write("\n")
+        return 1
+    json.dump(request.to_dict(), out, indent=2, ensure_ascii=False)
+    out.write("\n")
+    return 0

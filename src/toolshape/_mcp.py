@@ -1,0 +1,34 @@
+"""S13.6: an argument error as the MCP answer for the client's protocol version."""
+
+from __future__ import annotations
+
+from toolshape._errors import ArgumentError
+from toolshape._types import Json
+
+#: S13.6: from this protocol version on, argument errors are tool results with `isError`.
+TOOL_RESULT_SINCE = "2025-11-25"
+
+INVALID_PARAMS = -32602
+"""The JSON-RPC error code of an argument error before `2025-11-25`."""
+
+
+def error_result(error: ArgumentError, protocol_version: str) -> dict[str, Json]:
+    """The MCP answer to a rejected call, as plain data (S13.6).
+
+    For protocol version `2025-11-25` or later: a tool result
+    `{"content": [{"type": "text", "text": message}], "isError": true}`. Before it: a JSON-RPC
+    error object `{"code": -32602, "message": message, "data": {...}}`. Versions are compared
+    as the `YYYY-MM-DD` strings MCP uses.
+    """
+    details = [{"path": e.path, "keyword": e.keyword, "message": e.message} for e in error.errors]
+    if protocol_version >= TOOL_RESULT_SINCE:
+        return {
+            "content": [{"type": "text", "text": error.message}],
+            "isError": True,
+            "structuredContent": {"tool": error.tool, "errors": details},
+        }
+    return {
+        "code": INVALID_PARAMS,
+        "message": error.message,
+        "data": {"tool": error.tool, "errors": details},
+    }

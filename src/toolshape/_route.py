@@ -1,0 +1,344 @@
+"""S12: routing a validated call back into the HTTP request the operation expects."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+from urllib.parse import parse_qsl, quote
+
+from toolshape._errors import ArgumentError, ArgumentIssue
+from toolshape._types import CHANNEL_ARGUMENT, NO_BODY, Channel, Json, Reading, Request
+
+if TYPE_CHECKING:
+    from toolshape._plan import ParameterRoute, Plan
+
+_VARIABLE = re.compile(r"\{([^{}]*)\}")
+_FORBIDDEN_IN_HEADER = re.compile(r"[\r\n\x00]")
+#: Query characters sent as-is: `,` and `|` are the form / pipe delimiters (S12.1).
+_QUERY_SAFE = ",|"
+#: allowReserved: the reserved characters that can't change the query's structure
+#: (`&`, `=`, `#` and `+` stay encoded, so every argument arrives as exactly one value).
+_QUERY_RESERVED_SAFE = ",|:/?[]@!$'()*;"
+_CHANNEL_OF_ARGUMENT: Mapping[str, Channel] = {v: k for k, v in CHANNEL_ARGUMENT.items()}
+
+Inbound = Mapping[str, str] | Iterable[tuple[str, str]] | None
+
+
+@dataclass(frozen=True, slots=True)
+class Router:
+    """Everything routing needs that depends on the plan only, built once per plan."""
+
+    by_argument: Mapping[str, ParameterRoute]
+    by_channel: Mapping[Channel, Mapping[str, ParameterRoute]]
+    segments: tuple[tuple[str, bool], ...]
+    """The path template's `/`-separated segments, each with whether it holds a variable."""
+    key_query: tuple[tuple[str, str], ...]
+    """S1.6: a query written in the path key, sent before the arguments' query."""
+    body_properties: frozenset[str]
+
+
+def build_router(plan: Plan) -> Router:
+    """The routing table of `plan` (S12.1)."""
+    template, _, _fragment = plan.path.partition("#")  # S1.6: a fragment is never sent
+    template, _, key_query = template.partition("?")
+    by_channel: dict[Channel, dict[str, ParameterRoute]] = {}
+    for route in plan.parameters:
+        by_channel.setdefault(route.channel, {})[route.argument] = route
+    return Router(
+        by_argument={route.argument: route for route in plan.parameters},
+        by_channel=by_channel,
+        segments=tuple((s, "{" in s) for s in template.split("/")),
+        key_query=tuple(parse_qsl(key_query, keep_blank_values=True)),
+        body_properties=frozenset(plan.body_properties),
+    )
+
+
+def _text(value: Json) -> str:
+    """A scalar as text: JSON spelling for booleans, numbers and null; strings as they are."""
+    if isinstance(value, str):
+        return value
+    if value is None:
+        return ""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _pairs(value: Mapping[str, Json]) -> list[tuple[str, str]]:
+    return [(str(k), _text(v)) for k, v in value.items()]
+
+
+def _encode(text: str) -> str:
+    return quote(text, safe="")
+
+
+def _path_value(route: ParameterRoute, value: Json) -> str:
+    """One path variable per `style` / `explode`, percent-encoded so it can't add segments."""
+    if route.content_type is not None:
+        return _encode(json.dumps(value, ensure_ascii=False))
+    style, explode, name = route.style, route.explode, _encode(route.name)
+    if isinstance(value, list):
+        items = [_encode(_text(v)) for v in value]
+        if style == "label":
+            return "." + ("." if explode else ",").join(items)
+        if style == "matrix":
+            if explode:
+                return "".join(f";{name}={item}" for item in items) or f";{name}"
+            return f";{name}=" + ",".join(items) if items else f";{name}"
+        return ",".join(items)
+    if isinstance(value, dict):
+        pairs = [(_encode(k), _encode(v)) for k, v in _pairs(value)]
+        joined = [f"{k}={v}" for k, v in pairs] if explode else [f"{k},{v}" for k, v in pairs]
+        if style == "label":
+            return "." + ("." if explode else ",").join(joined)
+        if style == "matrix":
+            return (
+                "".join(f";{item}" for item in joined)
+                if explode
+                else f";{name}=" + ",".join(joined)
+            )
+        return ",".join(joined)
+    text = _encode(_text(value))
+    if style == "label":
+        return "." + text
+    if style == "matrix":
+        return f";{name}={text}" if text else f";{name}"
+    return text
+
+
+def _query_pairs(route: ParameterRoute, value: Json) -> list[tuple[str, str]]:
+    """One query parameter per `style` / `explode` (S12.1), as unencoded pairs."""
+    name = route.name
+    if route.content_type is not None:
+        return [(name, json.dumps(value, ensure_ascii=False))]
+    style, explode = route.style, route.explode
+    if isinstance(value, list):
+        items = [_text(v) for v in value]
+        if explode:
+            return [(name, item) for item in items]
+        delimiter = {"spaceDelimited": " ", "pipeDelimited": "|"}.get(style, ",")
+        return [(name, delimiter.join(items))]
+    if isinstance(value, dict):
+        if style == "deepObject":
+            return _deep_object(name, value)
+        if explode:
+            return _pairs(value)
+        return [(name, ",".join(f"{k},{v}" for k, v in _pairs(value)))]
+    return [(name, _text(value))]
+
+
+def _deep_object(prefix: str, value: Mapping[str, Json]) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    for key, item in value.items():
+        name = f"{prefix}[{key}]"
+        if isinstance(item, dict):
+            out.extend(_deep_object(name, item))
+        elif isinstance(item, list):
+            out.extend((name, _text(v)) for v in item)
+        else:
+            out.append((name, _text(item)))
+    return out
+
+
+def _header_value(route: ParameterRoute, value: Json) -> str:
+    """A header per `simple` style (S12.1)."""
+    if route.content_type is not None:
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list):
+        return ",".join(_text(v) for v in value)
+    if isinstance(value, dict):
+        sep = "=" if route.explode else ","
+        return ",".join(f"{k}{sep}{v}" for k, v in _pairs(value))
+    return _text(value)
+
+
+def _cookie_pairs(route: ParameterRoute, value: Json) -> list[tuple[str, str]]:
+    return [(_encode(k), _encode(v)) for k, v in _query_pairs(route, value)]
+
+
+def _inbound(headers: Inbound, tool: str) -> list[tuple[str, str]]:
+    if headers is None:
+        return []
+    items = headers.items() if isinstance(headers, Mapping) else headers
+    try:
+        out = [(str(name).lower(), value) for name, value in items]
+    except (TypeError, ValueError):
+        raise ArgumentError(
+            tool,
+            [
+                ArgumentIssue(
+                    "", "headers", "inbound headers must be a mapping or (name, value) pairs"
+                )
+            ],
+        ) from None
+    if not all(isinstance(v, str) for _, v in out):
+        raise ArgumentError(
+            tool, [ArgumentIssue("", "headers", "inbound header values must be strings")]
+        )
+    return out
+
+
+class _Builder:
+    """Collects one request's parts while arguments are routed."""
+
+    __slots__ = (
+        "body",
+        "cookies",
+        "headers",
+        "path_values",
+        "query",
+        "query_safe",
+        "router",
+        "tool",
+    )
+
+    def __init__(self, plan: Plan, router: Router) -> None:
+        self.router = router
+        self.tool = plan.name
+        self.path_values: dict[str, str] = {}
+        self.query: list[tuple[str, str]] = []
+        self.query_safe: list[str] = []
+        self.headers: list[tuple[str, str]] = []
+        self.cookies: list[tuple[str, str]] = []
+        self.body: Any = NO_BODY
+
+    def parameter(self, route: ParameterRoute, value: Json, where: str) -> None:
+        channel = route.channel
+        if channel == "path":
+            self.path_values[route.name] = _path_value(route, value)
+        elif channel == "query":
+            pairs = _query_pairs(route, value)
+            self.query.extend(pairs)
+            self.query_safe.extend(
+                [_QUERY_RESERVED_SAFE if route.allow_reserved else _QUERY_SAFE] * len(pairs)
+            )
+        elif channel == "header":
+            text = _header_value(route, value)
+            if _FORBIDDEN_IN_HEADER.search(text):
+                raise ArgumentError(
+                    self.tool,
+                    [ArgumentIssue(where, "header", "a header value can't contain CR, LF or NUL")],
+                )
+            self.headers.append((route.name.lower(), text))
+        else:
+            self.cookies.extend(_cookie_pairs(route, value))
+
+    def refuse(self, where: str) -> ArgumentError:
+        # S7, S14.2: never silently dropped; the validator normally rejects this first.
+        return ArgumentError(
+            self.tool,
+            [ArgumentIssue(where, "additionalProperties", "is not an argument of this tool")],
+        )
+
+
+def route_args(
+    plan: Plan, arguments: Json, reading: Reading, *, headers: Inbound = None
+) -> Request:
+    """The request `arguments` (already validated for `reading`) describe (S12).
+
+    Every argument lands in exactly one place: its parameter's channel, the body, or (for an
+    undeclared argument of an open body) a body field of that name (S7); never a header it
+    doesn't declare.
+
+    Raises:
+        ArgumentError: a header value with CR, LF or NUL (S12.2), or an argument nothing declares.
+    """
+    router: Router = plan._cache.get("router") or plan._cache.setdefault(
+        "router", build_router(plan)
+    )
+    out = _Builder(plan, router)
+    if not isinstance(arguments, dict):
+        raise ArgumentError(
+            plan.name, [ArgumentIssue("", "type", "the arguments must be an object")]
+        )
+    if reading == "flat":
+        _route_flat(plan, router, arguments, out)
+    else:
+        _route_nested(plan, router, arguments, out)
+    return _finish(plan, router, out, headers)
+
+
+def _route_flat(plan: Plan, router: Router, arguments: dict[str, Json], out: _Builder) -> None:
+    body: dict[str, Json] | None = None
+    for key, value in arguments.items():
+        route = router.by_argument.get(key)
+        if route is not None:
+            out.parameter(route, value, key)
+        elif plan.body == "wrapped" and key == "body":
+            out.body = value
+        elif key in router.body_properties or (
+            plan.body == "hoisted" and plan.undeclared == "body"
+        ):
+            if body is None:
+                body = {}
+            body[key] = value
+        else:
+            raise out.refuse(key)
+    if plan.body == "hoisted":
+        # S12.3: `{}` when the body is required and no body argument was given.
+        out.body = body if body is not None else ({} if plan.body_required else NO_BODY)
+
+
+def _route_nested(plan: Plan, router: Router, arguments: dict[str, Json], out: _Builder) -> None:
+    for key, value in arguments.items():
+        channel = _CHANNEL_OF_ARGUMENT.get(key)
+        if channel == "body" and plan.body != "none":
+            out.body = value
+            continue
+        routes = router.by_channel.get(channel) if channel is not None else None
+        if routes is None or not isinstance(value, dict):
+            raise out.refuse(key)
+        for name, item in value.items():
+            route = routes.get(name)
+            if route is None:
+                raise out.refuse(f"{key}.{name}")
+            out.parameter(route, item, f"{key}.{name}")
+
+
+def _finish(plan: Plan, router: Router, out: _Builder, inbound: Inbound) -> Request:
+    segments = []
+    for text, has_variable in router.segments:
+        if has_variable:
+            text = _VARIABLE.sub(lambda m: out.path_values.get(m.group(1), m.group(0)), text)
+            if text in (".", ".."):
+                text = text.replace(".", "%2E")  # S12.1: a dot segment could climb the path
+        segments.append(text)
+    path = "/".join(segments)
+    query = [*router.key_query, *out.query]
+    has_body = out.body is not NO_BODY
+    replaced = {name for name, _ in out.headers}
+    if has_body:
+        replaced.add("content-type")
+    headers = [(n, v) for n, v in _inbound(inbound, plan.name) if n not in replaced]
+    if out.cookies:
+        kept = [h for h in headers if h[0] != "cookie"]
+        own = {name for name, _ in out.cookies}
+        inbound_cookies = [
+            c.strip()
+            for n, v in headers
+            if n == "cookie"
+            for c in v.split(";")
+            if c.strip().split("=", 1)[0] not in own
+        ]
+        cookie = "; ".join([*inbound_cookies, *(f"{k}={v}" for k, v in out.cookies)])
+        headers = [*kept, ("cookie", cookie)]
+    headers.extend(out.headers)
+    if has_body and plan.content_type is not None:
+        headers.append(("content-type", plan.content_type))
+    url = path
+    if query:
+        safes = [_QUERY_SAFE] * len(router.key_query) + out.query_safe
+        url += "?" + "&".join(
+            f"{quote(k, safe='[]')}={quote(v, safe=safe)}"
+            for (k, v), safe in zip(query, safes, strict=True)
+        )
+    return Request(
+        method=plan.method,
+        path=path,
+        query=tuple(query),
+        headers=tuple(headers),
+        body=out.body,
+        content_type=plan.content_type if has_body else None,
+        url=url,
+    )
