@@ -290,26 +290,26 @@ def test_path_values_can_never_change_segments(value: str, segment: str) -> None
     assert request.path.count("/") == 3
 
 
-P = {"type": "array", "items": {"type": "string"}}
-O = {"type": "object"}
+ARRAY: dict[str, Any] = {"type": "array", "items": {"type": "string"}}
+OBJECT: dict[str, Any] = {"type": "object"}
 
 
 @pytest.mark.parametrize(
     ("style", "explode", "schema", "value", "expected"),
     [
         ("simple", False, {}, 5, "5"),
-        ("simple", False, P, ["a", "b"], "a,b"),
-        ("simple", False, O, {"r": 1, "g": 2}, "r,1,g,2"),
-        ("simple", True, O, {"r": 1, "g": 2}, "r=1,g=2"),
+        ("simple", False, ARRAY, ["a", "b"], "a,b"),
+        ("simple", False, OBJECT, {"r": 1, "g": 2}, "r,1,g,2"),
+        ("simple", True, OBJECT, {"r": 1, "g": 2}, "r=1,g=2"),
         ("label", False, {}, "x", ".x"),
-        ("label", False, P, ["a", "b"], ".a,b"),
-        ("label", True, P, ["a", "b"], ".a.b"),
-        ("label", True, O, {"r": 1}, ".r=1"),
+        ("label", False, ARRAY, ["a", "b"], ".a,b"),
+        ("label", True, ARRAY, ["a", "b"], ".a.b"),
+        ("label", True, OBJECT, {"r": 1}, ".r=1"),
         ("matrix", False, {}, "x", ";id=x"),
-        ("matrix", False, P, ["a", "b"], ";id=a,b"),
-        ("matrix", True, P, ["a", "b"], ";id=a;id=b"),
-        ("matrix", True, O, {"r": 1, "g": 2}, ";r=1;g=2"),
-        ("matrix", False, O, {"r": 1}, ";id=r,1"),
+        ("matrix", False, ARRAY, ["a", "b"], ";id=a,b"),
+        ("matrix", True, ARRAY, ["a", "b"], ";id=a;id=b"),
+        ("matrix", True, OBJECT, {"r": 1, "g": 2}, ";r=1;g=2"),
+        ("matrix", False, OBJECT, {"r": 1}, ";id=r,1"),
         ("simple", False, {}, True, "true"),
     ],
 )
@@ -390,8 +390,8 @@ def test_header_value_with_cr_lf_nul_is_an_argument_error(bad: str) -> None:
 def test_header_array_and_object_simple_style() -> None:
     """S12.1: header values per simple style."""
     params = [
-        {"name": "x-l", "in": "header", "schema": P},
-        {"name": "x-o", "in": "header", "explode": True, "schema": O},
+        {"name": "x-l", "in": "header", "schema": ARRAY},
+        {"name": "x-o", "in": "header", "explode": True, "schema": OBJECT},
     ]
     request = tool(make_document(None, params, path="/x"), path="/x").call(
         {"x-l": ["a", "b"], "x-o": {"k": "v"}}
