@@ -389,7 +389,7 @@ def test_header_value_with_cr_lf_nul_is_an_argument_error(bad: str) -> None:
 
 def test_header_array_and_object_simple_style() -> None:
     """S12.1: header values per simple style."""
-    params = [
+    params: list[dict[str, Any]] = [
         {"name": "x-l", "in": "header", "schema": ARRAY},
         {"name": "x-o", "in": "header", "explode": True, "schema": OBJECT},
     ]
