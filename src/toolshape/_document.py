@@ -499,6 +499,9 @@ class DocumentReader:
                 ]
             elif key == "$ref" and isinstance(value, str):
                 out[key] = self._ref(value, refs)
+            elif key == "$dynamicRef" and isinstance(value, str) and value.startswith("#/"):
+                # A pointer (not an anchor) behaves like `$ref`, so it is bundled the same way.
+                out[key] = self._ref(value, refs)
             elif key == "dependencies" and isinstance(value, Mapping):
                 out[key] = {
                     k: v

@@ -52,6 +52,8 @@ class PlanError(ToolshapeError):
     channels: tuple[str, ...]
     reason: str
     location: str | None
+    rule: str | None
+    """The SPEC rule that refused the plan (`S9.1`, `S5.4`, ...), when one rule did."""
 
     def __init__(
         self,
@@ -64,6 +66,7 @@ class PlanError(ToolshapeError):
         channels: Sequence[str] = (),
         location: str | None = None,
         fix: str | None = None,
+        rule: str | None = None,
     ) -> None:
         self.kind = kind
         self.tool = tool
@@ -73,6 +76,7 @@ class PlanError(ToolshapeError):
         self.reason = reason
         self.location = location
         self.fix: str | None = fix
+        self.rule = rule
         super().__init__(self.message)
 
     @builtins.property
@@ -114,6 +118,7 @@ class PlanError(ToolshapeError):
             "channels": list(self.channels),
             "reason": self.reason,
             "location": self.location,
+            "rule": self.rule,
         }
 
 
@@ -126,6 +131,7 @@ def _rebuild_plan_error(data: dict[str, object]) -> PlanError:
         property=data["property"],  # type: ignore[arg-type]
         channels=data["channels"],  # type: ignore[arg-type]
         location=data["location"],  # type: ignore[arg-type]
+        rule=data.get("rule"),  # type: ignore[arg-type]
     )
 
 

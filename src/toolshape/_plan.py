@@ -258,6 +258,7 @@ def _env_error(route: str) -> PlanError:
         "configuration",
         f'MCP handler option "toolInputStyle" on route "{route}" can\'t use $env(...): the build '
         'uses it to generate tool schemas. Use "flat" or "nested".',
+        rule="S2.4",
     )
 
 
@@ -325,6 +326,7 @@ def _tool_style(raw: RawOperation, key: str, label: str, ctx: _Context) -> Style
         "configuration",
         f'MCP tool configuration error: invalid toolInputStyle {shown} on operation "{label}". '
         'Use "flat" or "nested".',
+        rule="S2.3",
     )
 
 
@@ -417,7 +419,9 @@ class _Tool:
             hoisted = hoist_body(body.schema, op.defs, dialect=body.dialect, options=options)
             if isinstance(hoisted, Wrapped):
                 if options.on_unflattenable == "error":
-                    raise self.fail("unflattenable", hoisted.reason, property="body")  # S9.2
+                    raise self.fail(
+                        "unflattenable", hoisted.reason, property="body", rule=hoisted.rule
+                    )  # S9.2
                 self.note("debug", "MCP tool request body left nested", hoisted.reason)
         if isinstance(hoisted, Hoisted):
             body_props: Mapping[str, Schema] = hoisted.properties
@@ -439,6 +443,7 @@ class _Tool:
                     property=collision.name,
                     channels=collision.channels,
                     fix=collision.fix,
+                    rule="S9.1",
                 )
             self.note("warning", "MCP tool input schema left nested", collision.reason + ".")
             return self._finish(

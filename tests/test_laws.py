@@ -1,0 +1,286 @@
+"""S14: the laws, as property tests over generated operations and calls."""
+
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import unquote
+
+import pytest
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+from jsonschema import Draft202012Validator
+
+from toolshape import NO_BODY, ArgumentError, Plan, Request, plan_document, plan_operation
+
+NAMES = ["a", "b", "c", "id", "body", "limit", "x-k", "Tok", "q_1"]
+SCALARS = [
+    {"type": "string"},
+    {"type": "integer"},
+    {"type": "boolean"},
+    {},
+    {"type": "string", "enum": ["x", "y"]},
+]
+TEXT = st.text(alphabet="ab/.?#%, &=\n\u00fc", max_size=6)
+VALUES = st.one_of(
+    TEXT, st.integers(-5, 5), st.booleans(), st.none(), st.sampled_from(["x", "y", ".", ".."])
+)
+POLICIES = ["absent", False, {"type": "integer"}, {"type": "string"}]
+
+
+@dataclass
+class Operation:
+    document: dict[str, Any]
+    params: list[dict[str, Any]]
+    body: dict[str, Any]
+
+
+@st.composite
+def operations(draw: st.DrawFn) -> Operation:
+    names = draw(st.lists(st.sampled_from(NAMES), unique_by=str.lower, min_size=1, max_size=6))
+    params: list[dict[str, Any]] = []
+    properties: dict[str, Any] = {}
+    for name in names:
+        where = draw(st.sampled_from(["path", "query", "header", "cookie", "body", "body"]))
+        schema = draw(st.sampled_from(SCALARS))
+        if where == "body":
+            properties[name] = schema
+            continue
+        if where == "header":
+            schema = {"type": "string"}  # header values travel as text
+        params.append(
+            {
+                "name": name,
+                "in": where,
+                "required": where == "path" or draw(st.booleans()),
+                "schema": schema,
+            }
+        )
+    body: dict[str, Any] = {"type": "object", "properties": properties}
+    required = [n for n in properties if draw(st.booleans())]
+    if required:
+        body["required"] = required
+    policy = draw(st.sampled_from(POLICIES))
+    if policy != "absent":
+        body["additionalProperties"] = policy
+    path = "/t" + "".join(f"/{{{p['name']}}}" for p in params if p["in"] == "path")
+    operation: dict[str, Any] = {"operationId": "op", "parameters": params}
+    operation["requestBody"] = {"required": True, "content": {"application/json": {"schema": body}}}
+    document = {
+        "openapi": "3.1.0",
+        "info": {"title": "t", "version": "1"},
+        "paths": {path: {"post": operation}},
+    }
+    return Operation(document, params, body)
+
+
+def arg_name(param: dict[str, Any]) -> str:
+    return str(param["name"]).lower() if param["in"] == "header" else str(param["name"])
+
+
+@st.composite
+def flat_calls(draw: st.DrawFn, op: Operation) -> dict[str, Any]:
+    call: dict[str, Any] = {}
+    for param in op.params:
+        if param["required"] or draw(st.booleans()):
+            call[arg_name(param)] = draw(TEXT) if param["in"] == "header" else draw(VALUES)
+    for name in op.body["properties"]:
+        if draw(st.booleans()):
+            call[name] = draw(VALUES)
+    if draw(st.booleans()):
+        call[draw(st.sampled_from(["zz", "extra", "authorization"]))] = draw(VALUES)
+    return call
+
+
+def twin(op: Operation, call: dict[str, Any]) -> dict[str, Any]:
+    """The nested form of a flat call: one object per declared channel."""
+    channels = {
+        "path": "pathParams",
+        "query": "queryParams",
+        "header": "headers",
+        "cookie": "cookies",
+    }
+    nested: dict[str, Any] = {channels[p["in"]]: {} for p in op.params}
+    nested["body"] = {}
+    by_name = {arg_name(p): p for p in op.params}
+    for key, value in call.items():
+        if key in by_name:
+            nested[channels[by_name[key]["in"]]][key] = value
+        else:
+            nested["body"][key] = value
+    return nested
+
+
+def accepted(plan: Plan, arguments: Any) -> Request | None:
+    try:
+        return plan.call(arguments)
+    except ArgumentError:
+        return None
+
+
+def flat_plan(op: Operation) -> Plan | None:
+    result = plan_document(op.document, style="flat")
+    return result.tools[0] if result.tools else None
+
+
+def text(value: Any) -> str:
+    return value if isinstance(value, str) else "" if value is None else json.dumps(value)
+
+
+LAWS = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@LAWS
+@given(st.data())
+def test_nothing_lost(data: st.DataObject) -> None:
+    """S14.2: every argument of an accepted call appears exactly once, value unchanged."""
+    op = data.draw(operations())
+    plan = flat_plan(op)
+    if plan is None:
+        return
+    call = data.draw(flat_calls(op))
+    request = accepted(plan, call)
+    event("accepted" if request is not None else "rejected")
+    if request is None:
+        return
+    by_name = {arg_name(p): p for p in op.params}
+    segments = [unquote(s) for s in request.path.split("/")]
+    cookie = dict(
+        c.split("=", 1) for h, v in request.headers if h == "cookie" for c in v.split("; ")
+    )
+    body = request.body if request.body is not NO_BODY else {}
+    for key, value in call.items():
+        param = by_name.get(key)
+        if param is None:
+            assert body[key] is value
+            continue
+        where, name = param["in"], param["name"]
+        if where == "path":
+            assert segments[
+                2 + [p["name"] for p in op.params if p["in"] == "path"].index(name)
+            ] == text(value)
+        elif where == "query":
+            assert [v for k, v in request.query if k == name] == [text(value)]
+        elif where == "header":
+            assert [v for k, v in request.headers if k == name.lower()] == [value]
+        else:
+            assert unquote(cookie[name]) == text(value)
+        assert key not in body
+    assert set(body) == {k for k in call if k not in by_name}
+
+
+@LAWS
+@given(st.data())
+def test_flat_and_nested_twin_agree(data: st.DataObject) -> None:
+    """S13.1, S14: a flat call and its nested twin give equal requests or are both rejected."""
+    op = data.draw(operations())
+    plan = flat_plan(op)
+    if plan is None:
+        return
+    call = data.draw(flat_calls(op))
+    (nested_plan,) = plan_operation(
+        op.document, next(iter(op.document["paths"])), "post", style="nested"
+    )
+    flat_request = accepted(plan, call)
+    nested_request = accepted(nested_plan, twin(op, call))
+    event("accepted" if flat_request is not None else "rejected")
+    assert flat_request == nested_request
+
+
+@LAWS
+@given(st.data())
+def test_never_looser_than_the_document(data: st.DataObject) -> None:
+    """S14.3: a flat call is accepted only if its nested twin satisfies the original schemas."""
+    op = data.draw(operations())
+    plan = flat_plan(op)
+    if plan is None:
+        return
+    call = data.draw(flat_calls(op))
+    if accepted(plan, call) is None:
+        return
+    nested = twin(op, call)
+    assert Draft202012Validator(op.body).is_valid(nested["body"])
+    for param in op.params:
+        channel = {
+            "path": "pathParams",
+            "query": "queryParams",
+            "header": "headers",
+            "cookie": "cookies",
+        }[param["in"]]
+        value = nested[channel].get(arg_name(param))
+        if value is None and arg_name(param) not in nested[channel]:
+            assert not param["required"]
+        else:
+            assert Draft202012Validator(param["schema"]).is_valid(value)
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.floats(allow_nan=False) | st.integers() | st.text(max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=4)
+    ),
+    max_leaves=20,
+)
+CHANNEL_KEYS = st.sampled_from(
+    ["pathParams", "queryParams", "body", "headers", "cookies", "a", "x-k"]
+)
+
+
+@LAWS
+@given(st.data())
+def test_total_on_arbitrary_arguments(data: st.DataObject) -> None:
+    """S14.4: any JSON as arguments ends in a Request or an ArgumentError, nothing else."""
+    op = data.draw(operations())
+    result = plan_document(op.document, style=data.draw(st.sampled_from(["flat", "nested"])))
+    if not result.tools:
+        return
+    arguments = data.draw(JSON | st.dictionaries(CHANNEL_KEYS, JSON, max_size=4))
+    outcome: Request | ArgumentError
+    try:
+        outcome = result.tools[0].call(arguments)
+    except ArgumentError as error:
+        outcome = error
+    if isinstance(outcome, ArgumentError):
+        assert outcome.message.startswith("Invalid arguments for tool 'op'")
+    else:
+        assert isinstance(outcome, Request)
+
+
+def test_total_on_huge_and_deep_arguments() -> None:
+    """S14.4: huge and deeply nested arguments end in a Request or an ArgumentError."""
+    op_doc: dict[str, Any] = {
+        "openapi": "3.1.0",
+        "paths": {
+            "/t": {
+                "post": {
+                    "requestBody": {
+                        "content": {
+                            "application/json": {
+                                "schema": {"type": "object", "properties": {"a": {}}}
+                            }
+                        }
+                    }
+                }
+            }
+        },
+    }
+    (plan,) = plan_operation(op_doc, "/t", "post", style="flat")
+    deep: Any = "leaf"
+    for _ in range(5000):
+        deep = {"a": deep}
+    assert plan.call({"a": deep}).body["a"] is deep
+    assert plan.call({"a": "x" * 1_000_000}).body == {"a": "x" * 1_000_000}
+    recursive = copy.deepcopy(op_doc)
+    recursive["components"] = {
+        "schemas": {
+            "N": {"type": "object", "properties": {"a": {"$ref": "#/components/schemas/N"}}}
+        }
+    }
+    recursive["paths"]["/t"]["post"]["requestBody"]["content"]["application/json"]["schema"] = {
+        "$ref": "#/components/schemas/N"
+    }
+    (plan,) = plan_operation(recursive, "/t", "post", style="flat")
+    with pytest.raises(ArgumentError, match="nested too deeply"):
+        plan.call({"a": deep})
