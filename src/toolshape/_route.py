@@ -16,6 +16,8 @@ if TYPE_CHECKING:
     from toolshape._plan import ParameterRoute, Plan
 
 _VARIABLE = re.compile(r"\{([^{}]*)\}")
+#: Text that percent-encoding leaves as it is (RFC 3986 unreserved): the fast path.
+_UNRESERVED = re.compile(r"[A-Za-z0-9_.~-]*")
 _FORBIDDEN_IN_HEADER = re.compile(r"[\r\n\x00]")
 #: Query characters sent as-is: `,` and `|` are the form / pipe delimiters (S12.1).
 _QUERY_SAFE = ",|"
@@ -33,10 +35,12 @@ class Router:
 
     by_argument: Mapping[str, ParameterRoute]
     by_channel: Mapping[Channel, Mapping[str, ParameterRoute]]
-    segments: tuple[tuple[str, bool], ...]
-    """The path template's `/`-separated segments, each with whether it holds a variable."""
+    segments: tuple[tuple[str, ...], ...]
+    """The path template's `/`-separated segments, each split into literal text (even
+    positions) and variable names (odd positions)."""
     key_query: tuple[tuple[str, str], ...]
     """S1.6: a query written in the path key, sent before the arguments' query."""
+    key_query_encoded: tuple[str, ...]
     body_properties: frozenset[str]
 
 
@@ -44,22 +48,27 @@ def build_router(plan: Plan) -> Router:
     """The routing table of `plan` (S12.1)."""
     template, _, _fragment = plan.path.partition("#")  # S1.6: a fragment is never sent
     template, _, key_query = template.partition("?")
+    pairs = tuple(parse_qsl(key_query, keep_blank_values=True))
     by_channel: dict[Channel, dict[str, ParameterRoute]] = {}
     for route in plan.parameters:
         by_channel.setdefault(route.channel, {})[route.argument] = route
     return Router(
         by_argument={route.argument: route for route in plan.parameters},
         by_channel=by_channel,
-        segments=tuple((s, "{" in s) for s in template.split("/")),
-        key_query=tuple(parse_qsl(key_query, keep_blank_values=True)),
+        segments=tuple(tuple(_VARIABLE.split(s)) for s in template.split("/")),
+        key_query=pairs,
+        key_query_encoded=tuple(f"{_encode(k, '[]')}={_encode(v, _QUERY_SAFE)}" for k, v in pairs),
         body_properties=frozenset(plan.body_properties),
     )
 
 
 def _text(value: Json) -> str:
     """A scalar as text: JSON spelling for booleans, numbers and null; strings as they are."""
-    if isinstance(value, str):
-        return value
+    kind = value.__class__
+    if kind is str:
+        return value  # type: ignore[no-any-return]
+    if kind is int:
+        return str(value)  # the JSON spelling of an integer
     if value is None:
         return ""
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
@@ -69,8 +78,8 @@ def _pairs(value: Mapping[str, Json]) -> list[tuple[str, str]]:
     return [(str(k), _text(v)) for k, v in value.items()]
 
 
-def _encode(text: str) -> str:
-    return quote(text, safe="")
+def _encode(text: str, safe: str = "") -> str:
+    return text if _UNRESERVED.fullmatch(text) else quote(text, safe=safe)
 
 
 def _path_value(route: ParameterRoute, value: Json) -> str:
@@ -158,7 +167,7 @@ def _cookie_pairs(route: ParameterRoute, value: Json) -> list[tuple[str, str]]:
 
 
 def _inbound(headers: Inbound, tool: str) -> list[tuple[str, str]]:
-    if headers is None:
+    if not headers:
         return []
     items = headers.items() if isinstance(headers, Mapping) else headers
     try:
@@ -188,7 +197,7 @@ class _Builder:
         "headers",
         "path_values",
         "query",
-        "query_safe",
+        "query_encoded",
         "router",
         "tool",
     )
@@ -198,7 +207,7 @@ class _Builder:
         self.tool = plan.name
         self.path_values: dict[str, str] = {}
         self.query: list[tuple[str, str]] = []
-        self.query_safe: list[str] = []
+        self.query_encoded: list[str] = []
         self.headers: list[tuple[str, str]] = []
         self.cookies: list[tuple[str, str]] = []
         self.body: Any = NO_BODY
@@ -210,9 +219,8 @@ class _Builder:
         elif channel == "query":
             pairs = _query_pairs(route, value)
             self.query.extend(pairs)
-            self.query_safe.extend(
-                [_QUERY_RESERVED_SAFE if route.allow_reserved else _QUERY_SAFE] * len(pairs)
-            )
+            safe = _QUERY_RESERVED_SAFE if route.allow_reserved else _QUERY_SAFE
+            self.query_encoded.extend(f"{_encode(k, '[]')}={_encode(v, safe)}" for k, v in pairs)
         elif channel == "header":
             text = _header_value(route, value)
             if _FORBIDDEN_IN_HEADER.search(text):
@@ -296,17 +304,50 @@ def _route_nested(plan: Plan, router: Router, arguments: dict[str, Json], out: _
             out.parameter(route, item, f"{key}.{name}")
 
 
+def _segment(parts: tuple[str, ...], values: Mapping[str, str]) -> str:
+    if len(parts) == 3 and not parts[0] and not parts[2]:  # the whole segment is one variable
+        text = values.get(parts[1], "{" + parts[1] + "}")
+    else:
+        text = "".join(
+            part if i % 2 == 0 else values.get(part, "{" + part + "}")
+            for i, part in enumerate(parts)
+        )
+    if text == "." or text == "..":
+        return text.replace(".", "%2E")  # S12.1: a dot segment could climb the path
+    return text
+
+
 def _finish(plan: Plan, router: Router, out: _Builder, inbound: Inbound) -> Request:
-    segments = []
-    for text, has_variable in router.segments:
-        if has_variable:
-            text = _VARIABLE.sub(lambda m: out.path_values.get(m.group(1), m.group(0)), text)
-            if text in (".", ".."):
-                text = text.replace(".", "%2E")  # S12.1: a dot segment could climb the path
-        segments.append(text)
-    path = "/".join(segments)
-    query = [*router.key_query, *out.query]
+    values = out.path_values
+    path = "/".join(
+        parts[0] if len(parts) == 1 else _segment(parts, values) for parts in router.segments
+    )
     has_body = out.body is not NO_BODY
+    if inbound or out.cookies:
+        headers = _merge_inbound(plan, out, inbound, has_body)
+    else:
+        headers = out.headers
+    if has_body and plan.content_type is not None:
+        headers.append(("content-type", plan.content_type))
+    url = path
+    encoded = [*router.key_query_encoded, *out.query_encoded]
+    if encoded:
+        url += "?" + "&".join(encoded)
+    return Request(
+        method=plan.method,
+        path=path,
+        query=(*router.key_query, *out.query) if router.key_query else tuple(out.query),
+        headers=tuple(headers),
+        body=out.body,
+        content_type=plan.content_type if has_body else None,
+        url=url,
+    )
+
+
+def _merge_inbound(
+    plan: Plan, out: _Builder, inbound: Inbound, has_body: bool
+) -> list[tuple[str, str]]:
+    """S12.2: inbound headers not replaced by an argument, then the arguments' headers."""
     replaced = {name for name, _ in out.headers}
     if has_body:
         replaced.add("content-type")
@@ -324,21 +365,4 @@ def _finish(plan: Plan, router: Router, out: _Builder, inbound: Inbound) -> Requ
         cookie = "; ".join([*inbound_cookies, *(f"{k}={v}" for k, v in out.cookies)])
         headers = [*kept, ("cookie", cookie)]
     headers.extend(out.headers)
-    if has_body and plan.content_type is not None:
-        headers.append(("content-type", plan.content_type))
-    url = path
-    if query:
-        safes = [_QUERY_SAFE] * len(router.key_query) + out.query_safe
-        url += "?" + "&".join(
-            f"{quote(k, safe='[]')}={quote(v, safe=safe)}"
-            for (k, v), safe in zip(query, safes, strict=True)
-        )
-    return Request(
-        method=plan.method,
-        path=path,
-        query=tuple(query),
-        headers=tuple(headers),
-        body=out.body,
-        content_type=plan.content_type if has_body else None,
-        url=url,
-    )
+    return headers
