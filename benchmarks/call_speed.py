@@ -39,7 +39,12 @@ CASES: list[tuple[str, Path, str, str, dict[str, Any]]] = [
             "name": "Ada Lovelace",
             "description": "first customer",
             "metadata": {"plan": "pro", "source": "mcp"},
-            "address": {"line1": "1 Main St", "city": "London", "country": "GB", "postal_code": "N1"},
+            "address": {
+                "line1": "1 Main St",
+                "city": "London",
+                "country": "GB",
+                "postal_code": "N1",
+            },
             "preferred_locales": ["en", "fr"],
         },
     ),
@@ -48,14 +53,25 @@ CASES: list[tuple[str, Path, str, str, dict[str, Any]]] = [
         CORPUS / "github.json",
         "/repos/{owner}/{repo}/issues",
         "post",
-        {"owner": "octo", "repo": "hello", "title": "Bug", "body": "It breaks", "labels": ["bug"], "assignees": ["ada"]},
+        {
+            "owner": "octo",
+            "repo": "hello",
+            "title": "Bug",
+            "body": "It breaks",
+            "labels": ["bug"],
+            "assignees": ["ada"],
+        },
     ),
     (
         "Jira POST /rest/api/3/issue",
         CORPUS / "jira.json",
         "/rest/api/3/issue",
         "post",
-        {"updateHistory": True, "fields": {"summary": "Bug", "project": {"key": "ABC"}}, "update": {}},
+        {
+            "updateHistory": True,
+            "fields": {"summary": "Bug", "project": {"key": "ABC"}},
+            "update": {},
+        },
     ),
 ]
 

@@ -15,14 +15,18 @@ CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 
 
 def main() -> None:
-    print("| document | profile | style | tools | flat hoisted | flat, no body | flat wrapped | nested | errors by kind |")
+    print(
+        "| document | profile | style | tools | flat hoisted | flat, no body | flat wrapped | nested | errors by kind |"
+    )
     print("|---|---|---|---:|---:|---:|---:|---:|---|")
     reasons: collections.Counter[str] = collections.Counter()
     for path in sorted(CORPUS.glob("*.json")):
         document = json.loads(path.read_text(encoding="utf-8"))
         for profile in toolshape.PROFILES:
             for style in ("flat", "nested"):
-                result = toolshape.plan_document(document, style=style, profile=profile, source=path.name)
+                result = toolshape.plan_document(
+                    document, style=style, profile=profile, source=path.name
+                )
                 shapes = collections.Counter((t.style, t.body) for t in result.tools)
                 kinds = collections.Counter(e.kind for e in result.errors)
                 if profile == "2026-11-06" and style == "flat":
