@@ -70,3 +70,12 @@ def test_corpus_document_plans(path: Path, style: str) -> None:
         assert f"(operation {error.operation})" in error.message
         assert error.message.endswith(f"({error.location})")
         assert str(error.location).startswith(f"{path.name}#/paths/")
+
+
+@pytest.mark.parametrize("path", DOCUMENTS, ids=[p.stem for p in DOCUMENTS])
+def test_corpus_plans_flat_without_errors_under_legacy(path: Path) -> None:
+    """S10 (legacy): every collision falls back to nested, every odd body wraps: zero errors."""
+    document = load(path)
+    result = plan_document(document, style="flat", profile="legacy", source=path.name)
+    assert result.errors == ()
+    assert len(result.tools) == len(plan_document(document, style="nested", source=path.name).tools)

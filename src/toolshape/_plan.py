@@ -38,21 +38,13 @@ from toolshape._types import (
     Schema,
     Style,
     Wrapped,
+    thaw,
 )
 
 PLAN_FORMAT = "toolshape.plan/1"
 """The version tag of `Plan.to_dict()` data (S15.1)."""
 
 _ENV = re.compile(r"\$env\(([^)]*)\)")
-
-
-def thaw(value: Json) -> Json:
-    """A deep copy of plain JSON data (dicts and lists copied, scalars shared)."""
-    if isinstance(value, dict):
-        return {k: thaw(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [thaw(v) for v in value]
-    return value
 
 
 @dataclass(frozen=True, slots=True)

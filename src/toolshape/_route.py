@@ -62,6 +62,14 @@ def build_router(plan: Plan) -> Router:
     )
 
 
+def router_for(plan: Plan) -> Router:
+    """The plan's routing table, built on first use and kept with the plan."""
+    router: Router | None = plan._cache.get("router")
+    if router is None:
+        router = plan._cache["router"] = build_router(plan)
+    return router
+
+
 def _text(value: Json) -> str:
     """A scalar as text: JSON spelling for booleans, numbers and null; strings as they are."""
     kind = value.__class__
@@ -252,9 +260,7 @@ def route_args(
     Raises:
         ArgumentError: a header value with CR, LF or NUL (S12.2), or an argument nothing declares.
     """
-    router: Router = plan._cache.get("router") or plan._cache.setdefault(
-        "router", build_router(plan)
-    )
+    router = router_for(plan)
     out = _Builder(plan, router)
     if not isinstance(arguments, dict):
         raise ArgumentError(

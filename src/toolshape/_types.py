@@ -25,6 +25,16 @@ BodyShape: TypeAlias = Literal["hoisted", "wrapped", "none"]
 Level: TypeAlias = Literal["error", "warning", "info", "debug"]
 """The level of a diagnostic."""
 
+
+def thaw(value: Json) -> Json:
+    """A deep copy of plain JSON data (dicts and lists copied, scalars shared)."""
+    if isinstance(value, dict):
+        return {k: thaw(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [thaw(v) for v in value]
+    return value
+
+
 PARAMETER_CHANNELS: tuple[Channel, ...] = ("path", "query", "header", "cookie")
 
 #: S3.1: the nested argument name of each channel.

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
+import typing
 from collections.abc import Sequence
 from importlib import resources
 from typing import TextIO
@@ -53,6 +55,35 @@ def load_document(path: str | None) -> tuple[Json, str]:
         ) from None
 
 
+def _switches() -> dict[str, tuple[str, ...]]:
+    """Every `Options` switch with the values it takes (booleans as `true` / `false`)."""
+    hints = typing.get_type_hints(Options)
+    out: dict[str, tuple[str, ...]] = {}
+    for option in dataclasses.fields(Options):
+        values = typing.get_args(hints[option.name])
+        out[option.name] = tuple(values) if values else ("true", "false")
+    return out
+
+
+def _add_profile(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--profile", default="2026-11-06", choices=PROFILES, help="behaviour profile (S10)"
+    )
+    group = parser.add_argument_group("switches", "override one switch of the profile (S10)")
+    for name, values in _switches().items():
+        group.add_argument("--" + name.replace("_", "-"), dest=name, choices=values, default=None)
+
+
+def _options(args: argparse.Namespace) -> Options:
+    """The profile's preset with every switch given on the command line replacing its value."""
+    overrides: dict[str, object] = {}
+    for name, values in _switches().items():
+        value = getattr(args, name)
+        if value is not None:
+            overrides[name] = value == "true" if values == ("true", "false") else value
+    return Options.preset(args.profile, **overrides)
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="toolshape",
@@ -66,9 +97,7 @@ def _parser() -> argparse.ArgumentParser:
     plan.add_argument(
         "--style", default="nested", help="the server-wide toolInputStyle: flat or nested"
     )
-    plan.add_argument(
-        "--profile", default="2026-11-06", choices=PROFILES, help="behaviour profile (S10)"
-    )
+    _add_profile(plan)
     plan.add_argument("--source", help="the name locations use for the document (default: SPEC)")
     plan.add_argument("--json", action="store_true", help="print the result as JSON")
     call = commands.add_parser("call", help="turn one tool call into the HTTP request it describes")
@@ -78,9 +107,7 @@ def _parser() -> argparse.ArgumentParser:
     call.add_argument(
         "--style", default="nested", help="the server-wide toolInputStyle: flat or nested"
     )
-    call.add_argument(
-        "--profile", default="2026-11-06", choices=PROFILES, help="behaviour profile (S10)"
-    )
+    _add_profile(call)
     call.add_argument(
         "--header",
         action="append",
@@ -148,7 +175,7 @@ def main(
             document,
             style=args.style,
             source=args.source or source,
-            options=Options.preset(args.profile),
+            options=_options(args),
         )
     except (_Usage, DocumentError) as error:
         err.write(f"toolshape: {error}\n")
@@ -183,9 +210,7 @@ def _call(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             return 2
         headers.append((name.strip(), value.strip()))
     try:
-        result = plan_document(
-            document, style=args.style, source=source, options=Options.preset(args.profile)
-        )
+        result = plan_document(document, style=args.style, source=source, options=_options(args))
     except PlanError as error:
         err.write(f"toolshape: {error}\n")
         return 2 if isinstance(error, DocumentError) else 1
