@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import STORE_BODY, make_document
+from tests.test_hoist import ROWS
 from toolshape import NO_BODY, ArgumentError, Options, PlanError, plan_document, plan_operation
 from toolshape.cli import main
 
@@ -240,3 +241,41 @@ def test_cli_switches_override_the_profile(tmp_path: Any) -> None:
         )
         == 0
     )
+
+
+#: What legacy does with a body each S5 row refuses under 2026-11-06, by rule.
+LEGACY_SHAPE = {
+    "S5.6": "hoisted",
+    "S5.7": "hoisted",
+    "S5.8": "hoisted",
+    "S5.9": "hoisted",
+    "S5.11": "none",
+}
+
+
+@pytest.mark.parametrize(
+    ("body", "rule", "keyword"), [r[1:] for r in ROWS], ids=[r[0] for r in ROWS]
+)
+def test_every_s5_row_under_both_profiles(body: Any, rule: str, keyword: str | None) -> None:
+    """S5, S10: a refused body is an error under 2026-11-06; legacy wraps it, or flattens it
+    where the row applies from 2026-11-06 only; everything else is the same."""
+    components: dict[str, Any] | None = None
+    if isinstance(body, dict) and body.get("$ref") == "#/$defs/X":  # a document's refs are its own
+        body, components = {**body, "$ref": "#/components/schemas/X"}, {"schemas": {"X": {}}}
+    if isinstance(body, dict) and body.get("$recursiveAnchor") is True:  # a 2019-09 keyword
+        body = {"$schema": "https://json-schema.org/draft/2019-09/schema", **body}
+    doc = make_document("no-schema" if body is None else body, PARAMS, components=components)
+    modern, legacy = observe(doc, "2026-11-06"), observe(doc, "legacy")
+    assert legacy["errors"] == ()
+    if rule == "hoisted":
+        assert modern["errors"] == ()
+        composed = isinstance(body, dict) and "dependentRequired" in body  # legacy keeps it wrapped
+        assert (modern["style"], modern["body"]) == ("flat", "hoisted")
+        assert (legacy["style"], legacy["body"]) == ("flat", "wrapped" if composed else "hoisted")
+        return
+    assert modern["errors"] == (("unflattenable", rule),)
+    untyped = rule == "S5.1" and isinstance(body, dict) and "type" not in body
+    expected = "hoisted" if untyped else LEGACY_SHAPE.get(rule, "wrapped")
+    assert (legacy["style"], legacy["body"]) == ("flat", expected)
+    wrapped_note = (("debug", "MCP tool request body left nested"),)
+    assert legacy["notes"] == (wrapped_note if expected == "wrapped" else ())

@@ -59,6 +59,7 @@ _SCHEMA_MAP = frozenset(
 _SCHEMA_LIST = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
 
 _BASE_URI = "urn:toolshape:document"
+_DRAFT2019 = "https://json-schema.org/draft/2019-09/schema"
 _COMPONENT = re.compile(r"^/components/schemas/([A-Za-z0-9._-]+)$")
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _DEFAULT_STYLE: Mapping[Channel, str] = {
@@ -546,7 +547,7 @@ def _repair_31(out: dict[str, Json]) -> dict[str, Json]:
         out.get("exclusiveMaximum"), bool
     ):
         _repair_exclusive(out)
-    if isinstance(out.get("$recursiveAnchor"), bool):
+    if isinstance(out.get("$recursiveAnchor"), bool) and out.get("$schema") != _DRAFT2019:
         # A 2019-09 form, invalid in 2020-12 where it has no meaning (docs/decisions.md).
         del out["$recursiveAnchor"]
     return out
