@@ -1,0 +1,1 @@
+"""Runnable examples; `python -m examples.gateway` is the MCP gateway."""

@@ -1,0 +1,138 @@
+"""An MCP gateway built on toolshape and the official `mcp` SDK (install `toolshape[mcp]`).
+
+It plans an OpenAPI document once, lists every tool with its advertised `inputSchema`, and for
+each call runs `Plan.call`, sends the `Request` upstream with httpx and returns the upstream
+response as the tool result. Argument errors become the S13.6 answer for the client's protocol
+version, and the upstream is never called for them.
+
+Run (MCP over stdio):
+    python -m examples.gateway SPEC --base-url URL [--style flat|nested]
+        [--profile 2026-11-06|legacy] [--header NAME:VALUE ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import anyio
+import httpx
+import mcp_types as types
+from mcp.server import Server
+from mcp.server.context import ServerRequestContext
+from mcp.server.stdio import stdio_server
+from mcp.shared.exceptions import MCPError
+
+import toolshape
+from toolshape import NO_BODY, ArgumentError, Plan, error_result
+
+
+def tool_description(plan: Plan) -> str:
+    """A short description: the operation and where its body goes."""
+    return (
+        f"{plan.method} {plan.path} (operation {plan.operation_id or plan.name}; body: {plan.body})"
+    )
+
+
+def build_server(
+    plans: Sequence[Plan],
+    *,
+    base_url: str,
+    http: httpx.AsyncClient,
+    headers: Mapping[str, str] | None = None,
+    name: str = "toolshape-gateway",
+) -> Server[Any]:
+    """An MCP server whose tools are `plans`, sending each accepted call to `base_url`.
+
+    `headers` are the gateway's own outbound headers (credentials, tenant defaults); they are the
+    inbound headers of `Plan.call`, so a header argument replaces one of the same name (S12.2).
+    """
+    by_name = {plan.name: plan for plan in plans}
+    tools = [
+        types.Tool(
+            name=plan.name, description=tool_description(plan), input_schema=plan.input_schema
+        )
+        for plan in plans
+    ]
+    gateway_headers = dict(headers or {})
+
+    async def on_list_tools(
+        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=tools)
+
+    async def on_call_tool(
+        ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        plan = by_name.get(params.name)
+        if plan is None:
+            raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {params.name}")
+        arguments = params.arguments if params.arguments is not None else {}
+        try:
+            request = plan.call(arguments, headers=gateway_headers)
+        except ArgumentError as error:
+            answer = error_result(error, ctx.protocol_version)
+            if "isError" in answer:
+                return types.CallToolResult(
+                    content=[types.TextContent(type="text", text=error.message)], is_error=True
+                )
+            raise MCPError(
+                code=answer["code"], message=answer["message"], data=answer["data"]
+            ) from None
+        content = None if request.body is NO_BODY else json.dumps(request.body).encode()
+        response = await http.request(
+            request.method,
+            base_url.rstrip("/") + request.url,
+            headers=list(request.headers),
+            content=content,
+        )
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=response.text)],
+            is_error=response.status_code >= 400,
+        )
+
+    return Server(name, on_list_tools=on_list_tools, on_call_tool=on_call_tool)
+
+
+def plan_tools(document: Any, *, style: str, profile: toolshape.Profile, source: str) -> list[Plan]:
+    """Every tool that plans; planning errors are written to stderr (stdout is the MCP stream)."""
+    result = toolshape.plan_document(document, style=style, profile=profile, source=source)
+    for error in result.errors:
+        print(f"toolshape: {error.message}", file=sys.stderr)
+    return list(result.tools)
+
+
+async def serve(server: Server[Any]) -> None:
+    """Serve `server` over stdio until the client closes it."""
+    async with stdio_server() as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, server.create_initialization_options())
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m examples.gateway", description=__doc__.split("\n")[0]
+    )
+    parser.add_argument("spec", help="an OpenAPI 3.x JSON document")
+    parser.add_argument("--base-url", required=True, help="where the API is served")
+    parser.add_argument("--style", default="flat", help="toolInputStyle: flat or nested")
+    parser.add_argument("--profile", default="2026-11-06", choices=toolshape.PROFILES)
+    parser.add_argument("--header", action="append", default=[], metavar="NAME:VALUE")
+    args = parser.parse_args(argv)
+    with open(args.spec, encoding="utf-8") as handle:
+        document = json.load(handle)
+    headers = dict(h.split(":", 1) for h in args.header)
+    plans = plan_tools(document, style=args.style, profile=args.profile, source=args.spec)
+
+    async def run() -> None:
+        async with httpx.AsyncClient() as http:
+            await serve(build_server(plans, base_url=args.base_url, http=http, headers=headers))
+
+    anyio.run(run)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

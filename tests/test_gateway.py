@@ -1,0 +1,333 @@
+"""End to end: the MCP SDK's own client, the example gateway, and a real HTTP upstream.
+
+A small HTTP server on 127.0.0.1 (a free port) records what it receives and echoes it; the SDK's
+`Client` (over its `ClientSession`) talks to `examples.gateway` in memory.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Awaitable, Callable, Iterator
+from functools import cache
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any, TypeVar
+
+import anyio
+import httpx
+import mcp_types as types
+import pytest
+from jsonschema import Draft202012Validator
+from mcp import Client
+
+from examples.gateway import build_server
+from tests.conftest import CORPUS
+from toolshape import Plan, plan_document
+
+EXAMPLE = (
+    Path(__file__).resolve().parents[1] / "src" / "toolshape" / "data" / "example.openapi.json"
+)
+T = TypeVar("T")
+
+
+class Upstream(ThreadingHTTPServer):
+    """Records every request: (method, path with query, lower-case headers, body bytes)."""
+
+    seen: list[tuple[str, str, dict[str, str], bytes]]
+
+
+class Echo(BaseHTTPRequestHandler):
+    server: Upstream
+
+    def _handle(self) -> None:
+        length = int(self.headers.get("content-length") or 0)
+        body = self.rfile.read(length) if length else b""
+        headers = {k.lower(): v for k, v in self.headers.items()}
+        self.server.seen.append((self.command, self.path, headers, body))
+        reply = json.dumps(
+            {"method": self.command, "path": self.path, "body": body.decode()}
+        ).encode()
+        self.send_response(200)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(reply)))
+        self.end_headers()
+        self.wfile.write(reply)
+
+    do_GET = do_POST = do_PUT = do_DELETE = do_PATCH = _handle
+
+    def log_message(self, format: str, *args: Any) -> None:
+        return
+
+
+@pytest.fixture(scope="module")
+def upstream() -> Iterator[Upstream]:
+    server = Upstream(("127.0.0.1", 0), Echo)
+    server.seen = []
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server
+    server.shutdown()
+    server.server_close()
+
+
+@cache
+def document(name: str) -> Any:
+    path = EXAMPLE if name == "example" else CORPUS / f"{name}.json"
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def plans(name: str, *ops: str, **kwargs: Any) -> list[Plan]:
+    result = plan_document(document(name), style="flat", **kwargs)
+    return [t for t in result.tools if not ops or t.operation_id in ops]
+
+
+def session(
+    upstream: Upstream,
+    tools: list[Plan],
+    work: Callable[[Client], Awaitable[T]],
+    headers: dict[str, str] | None = None,
+    mode: str = "legacy",
+) -> T:
+    """Run `work` with an SDK client connected in memory to the gateway serving `tools`."""
+    base = f"http://127.0.0.1:{upstream.server_address[1]}"
+
+    async def run() -> T:
+        async with httpx.AsyncClient() as http:
+            server = build_server(tools, base_url=base, http=http, headers=headers)
+            async with Client(server, mode=mode) as client:
+                return await work(client)
+
+    return anyio.run(run)
+
+
+def call(
+    upstream: Upstream, tools: list[Plan], name: str, arguments: Any, **kw: Any
+) -> tuple[types.CallToolResult, list[Any]]:
+    """One tool call; returns the result and what the upstream received for it."""
+    before = len(upstream.seen)
+    result = session(upstream, tools, lambda c: c.call_tool(name, arguments), **kw)
+    assert isinstance(result, types.CallToolResult)
+    return result, upstream.seen[before:]
+
+
+def text(result: types.CallToolResult) -> str:
+    (content,) = result.content
+    assert isinstance(content, types.TextContent)
+    return content.text
+
+
+# (id, document, operationId, flat call, its nested twin, what the upstream must see)
+CASES: list[
+    tuple[str, str, str, dict[str, Any], dict[str, Any], tuple[str, str, dict[str, str], Any]]
+] = [
+    (
+        "worked example",
+        "example",
+        "searchProducts",
+        {"storeId": "s1", "limit": 10, "query": "hoodie", "x-tenant": "acme"},
+        {
+            "pathParams": {"storeId": "s1"},
+            "queryParams": {"limit": 10},
+            "body": {"query": "hoodie"},
+            "headers": {"x-tenant": "acme"},
+        },
+        (
+            "POST",
+            "/stores/s1/search?limit=10",
+            {"x-tenant": "acme", "content-type": "application/json"},
+            {"query": "hoodie"},
+        ),
+    ),
+    (
+        "GitHub body property named body",
+        "github",
+        "issues/create",
+        {"owner": "octo", "repo": "hello", "title": "Bug", "body": "It breaks", "labels": ["bug"]},
+        {
+            "pathParams": {"owner": "octo", "repo": "hello"},
+            "body": {"title": "Bug", "body": "It breaks", "labels": ["bug"]},
+        },
+        (
+            "POST",
+            "/repos/octo/hello/issues",
+            {"content-type": "application/json"},
+            {"title": "Bug", "body": "It breaks", "labels": ["bug"]},
+        ),
+    ),
+    (
+        "Stripe form body",
+        "stripe",
+        "PostCustomers",
+        {"email": "ada@example.com", "name": "Ada", "metadata": {"plan": "pro"}},
+        {"body": {"email": "ada@example.com", "name": "Ada", "metadata": {"plan": "pro"}}},
+        (
+            "POST",
+            "/v1/customers",
+            {"content-type": "application/x-www-form-urlencoded"},
+            {"email": "ada@example.com", "name": "Ada", "metadata": {"plan": "pro"}},
+        ),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("doc", "op", "flat", "nested", "expected"), [c[1:] for c in CASES], ids=[c[0] for c in CASES]
+)
+def test_flat_and_nested_calls_reach_upstream_identically(
+    upstream: Upstream,
+    doc: str,
+    op: str,
+    flat: dict[str, Any],
+    nested: dict[str, Any],
+    expected: Any,
+) -> None:
+    """Case 1 (S12, S13.1): the flat and the nested call send byte-identical requests."""
+    tools = plans(doc, op)
+    name = tools[0].name
+    flat_result, flat_seen = call(upstream, tools, name, flat)
+    nested_result, nested_seen = call(upstream, tools, name, nested)
+    assert not flat_result.is_error, text(flat_result)
+    assert not nested_result.is_error, text(nested_result)
+    assert flat_seen == nested_seen
+    ((method, path, headers, body),) = flat_seen
+    want_method, want_path, want_headers, want_body = expected
+    assert (method, path) == (want_method, want_path)
+    assert json.loads(body) == want_body
+    for key, value in want_headers.items():
+        assert headers[key] == value
+
+
+def test_kubernetes_collision_planned_nested_routes_both_dry_runs(upstream: Upstream) -> None:
+    """Case 1 (S9.1): a query/body collision planned nested keeps `dryRun` in both channels."""
+    tools = plans(
+        "kubernetes-core-v1",
+        "deleteCoreV1NamespacedPod",
+        styles={"deleteCoreV1NamespacedPod": "nested"},
+    )
+    (tool,) = tools
+    assert tool.style == "nested"
+    nested = {
+        "pathParams": {"name": "web", "namespace": "prod"},
+        "queryParams": {"dryRun": "All"},
+        "body": {"dryRun": ["All"], "gracePeriodSeconds": 0},
+    }
+    result, seen = call(upstream, tools, tool.name, nested)
+    assert not result.is_error, text(result)
+    ((method, path, _, body),) = seen
+    assert (method, path) == ("DELETE", "/api/v1/namespaces/prod/pods/web?dryRun=All")
+    assert json.loads(body) == {"dryRun": ["All"], "gracePeriodSeconds": 0}
+
+
+def test_undeclared_argument_closed_body_rejected_before_upstream(upstream: Upstream) -> None:
+    """Case 2 (S7): against a closed body an undeclared argument is an error; upstream sees nothing."""
+    tools = plans("example", "searchProducts")
+    result, seen = call(
+        upstream,
+        tools,
+        "searchProducts",
+        {"storeId": "s1", "query": "q", "x-tenant": "a", "color": "red"},
+    )
+    assert result.is_error
+    assert text(result).startswith("Invalid arguments for tool 'searchProducts'")
+    assert seen == []
+
+
+@pytest.mark.parametrize("name", ["color", "authorization", "headers"])
+def test_undeclared_argument_open_body_arrives_in_body_never_header(
+    upstream: Upstream, name: str
+) -> None:
+    """Case 2 (S7): against an open body it arrives in the upstream body, never as a header."""
+    tools = plans("github", "issues/create")
+    result, seen = call(
+        upstream, tools, tools[0].name, {"owner": "o", "repo": "r", "title": "t", name: "v"}
+    )
+    assert not result.is_error, text(result)
+    ((_, _, headers, body),) = seen
+    assert json.loads(body) == {"title": "t", name: "v"}
+    assert headers.get(name) != "v"
+
+
+def test_header_argument_replaces_inbound_header(upstream: Upstream) -> None:
+    """Case 3 (S12.2): a header argument replaces the gateway's header of the same name."""
+    tools = plans("example", "searchProducts")
+    result, seen = call(
+        upstream,
+        tools,
+        "searchProducts",
+        {"storeId": "s1", "query": "q", "x-tenant": "from-model"},
+        headers={"X-Tenant": "gateway-default", "x-trace": "t1"},
+    )
+    assert not result.is_error
+    ((_, _, headers, _),) = seen
+    assert headers["x-tenant"] == "from-model"
+    assert headers["x-trace"] == "t1"
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+def test_validation_error_is_is_error_text_and_upstream_sees_nothing(
+    upstream: Upstream, mode: str
+) -> None:
+    """Case 4 (S13.4, S13.6): isError text starting `Invalid arguments for tool '`; no upstream call."""
+    tools = plans("example", "searchProducts")
+    result, seen = call(
+        upstream,
+        tools,
+        "searchProducts",
+        {"storeId": "s1", "query": "q", "x-tenant": "a", "sort": "size"},
+        mode=mode,
+    )
+    assert result.is_error
+    assert (
+        text(result)
+        == "Invalid arguments for tool 'searchProducts': sort: 'size' is not one of ['price', 'name']"
+    )
+    assert seen == []
+
+
+def test_composed_body_violating_original_schema_reports_body_path(upstream: Upstream) -> None:
+    """Case 5 (S6.3): an allOf body missing a branch's required property: a `body: ...` error."""
+    tools = plans("example", "createOrder")
+    result, seen = call(
+        upstream, tools, "createOrder", {"pathParams": {"storeId": "s1"}, "body": {"sku": "a"}}
+    )
+    assert result.is_error
+    assert (
+        text(result)
+        == "Invalid arguments for tool 'createOrder': body: 'note' is a required property"
+    )
+    assert seen == []
+    result, seen = call(
+        upstream, tools, "createOrder", {"storeId": "s1", "sku": "a", "note": "n", "quantity": 2}
+    )
+    assert not result.is_error
+    assert json.loads(seen[0][3]) == {"sku": "a", "note": "n", "quantity": 2}
+
+
+@pytest.mark.parametrize("doc", ["example", "github", "stripe", "kubernetes-core-v1"])
+def test_every_listed_schema_survives_the_sdk_and_is_valid_2020_12(
+    upstream: Upstream, doc: str
+) -> None:
+    """Case 6: the SDK's tool model accepts every inputSchema unchanged (up to key order), and each
+    is valid JSON Schema 2020-12."""
+    tools = plans(doc, profile="legacy")
+    listed = session(upstream, tools, lambda c: c.list_tools())
+    assert [t.name for t in listed.tools] == [t.name for t in tools]
+    for tool, plan in zip(listed.tools, tools, strict=True):
+        assert tool.input_schema == plan.input_schema
+        Draft202012Validator.check_schema(tool.input_schema)
+
+
+def test_sdk_does_not_validate_arguments_itself(upstream: Upstream) -> None:
+    """The SDK (mcp 2.x low-level server and client) passes arguments through unvalidated, so
+    toolshape's validation is the only one: a wrong type reaches the gateway and is refused there."""
+    tools = plans("example", "searchProducts")
+    result, seen = call(
+        upstream, tools, "searchProducts", {"storeId": 5, "query": "q", "x-tenant": "a"}
+    )
+    assert result.is_error
+    assert (
+        text(result)
+        == "Invalid arguments for tool 'searchProducts': storeId: 5 is not of type 'string'"
+    )
+    assert seen == []
