@@ -7,6 +7,7 @@ A small HTTP server on 127.0.0.1 (a free port) records what it receives and echo
 from __future__ import annotations
 
 import json
+import sys
 import threading
 from collections.abc import Awaitable, Callable, Iterator
 from functools import cache
@@ -20,6 +21,7 @@ import mcp_types as types
 import pytest
 from jsonschema import Draft202012Validator
 from mcp import Client
+from mcp.client.stdio import StdioServerParameters
 
 from examples.gateway import build_server
 from tests.conftest import CORPUS
@@ -331,3 +333,26 @@ def test_sdk_does_not_validate_arguments_itself(upstream: Upstream) -> None:
         == "Invalid arguments for tool 'searchProducts': storeId: 5 is not of type 'string'"
     )
     assert seen == []
+
+
+def test_gateway_runs_over_stdio_from_the_repository_root(upstream: Upstream) -> None:
+    """`python -m examples.gateway SPEC --base-url URL` serves MCP over stdio."""
+    root = Path(__file__).resolve().parents[1]
+    base = f"http://127.0.0.1:{upstream.server_address[1]}"
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "examples.gateway", str(EXAMPLE), "--base-url", base],
+        cwd=str(root),
+    )
+
+    async def run() -> tuple[list[str], str]:
+        async with Client(params) as client:
+            listed = await client.list_tools()
+            result = await client.call_tool(
+                "searchProducts", {"storeId": "s9", "query": "q", "x-tenant": "t"}
+            )
+            return [t.name for t in listed.tools], text(result)
+
+    names, answer = anyio.run(run)
+    assert names == ["searchProducts", "createOrder", "updateItem", "replaceTags", "getStore"]
+    assert json.loads(answer)["path"] == "/stores/s9/search"
