@@ -2,39 +2,38 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from toolshape._errors import ArgumentError, ArgumentIssue
 from toolshape._reading import pick_reading
 from toolshape._route import Inbound, route_args, router_for
 from toolshape._types import CHANNEL_ARGUMENT, NO_BODY, Json, Reading, Request, thaw
-from toolshape._validate import check, compile_schema
+from toolshape._validate import Judge
 
 if TYPE_CHECKING:
     from toolshape._plan import Plan
 
 
-def validator(plan: Plan, which: str) -> Any:
-    """The plan's compiled validator for `flat`, `nested` or `check`, built once (S13.3)."""
-    key = "validator:" + which
-    compiled = plan._cache.get(key)
-    if compiled is None:
+def validator(plan: Plan, which: str) -> Judge:
+    """The plan's judge for `flat`, `nested` or `check`, built once (S13.3)."""
+    judge: Judge | None = plan._cache.get(which)
+    if judge is None:
         schema = {"flat": plan.advertised, "nested": plan.nested, "check": plan.body_check}[which]
-        compiled = plan._cache[key] = compile_schema(schema)
-    return compiled
+        judge = plan._cache[which] = Judge(schema)
+    return judge
 
 
-def _channel_validator(plan: Plan, channel: str) -> Any:
-    """S13.5 (per-channel): a validator for one nested channel, with the plan's `$defs`."""
+def _channel_validator(plan: Plan, channel: str) -> Judge:
+    """S13.5 (per-channel): a judge for one nested channel, with the plan's `$defs`."""
     key = "channel:" + channel
-    compiled = plan._cache.get(key)
-    if compiled is None:
+    judge: Judge | None = plan._cache.get(key)
+    if judge is None:
         schema: dict[str, Json] = {"allOf": [plan.nested["properties"][channel]]}
         for keyword in ("$schema", "$defs"):
             if keyword in plan.nested:
                 schema[keyword] = plan.nested[keyword]
-        compiled = plan._cache[key] = compile_schema(schema)
-    return compiled
+        judge = plan._cache[key] = Judge(schema)
+    return judge
 
 
 def _unexpected(key: str) -> ArgumentIssue:
@@ -84,7 +83,7 @@ def per_channel(
     """S13.5 (`legacy`): the call as nested channels with `default`s inserted, each channel
     validated on its own (errors prefixed by the channel, `queryParams.limit`), or the problems."""
     if not isinstance(arguments, dict):
-        return check(validator(plan, reading if plan.style == "flat" else "nested"), arguments)
+        return validator(plan, reading if plan.style == "flat" else "nested").problems(arguments)
     split = _split(plan, arguments) if reading == "flat" else dict(arguments)
     if isinstance(split, list):
         return split
@@ -101,7 +100,7 @@ def per_channel(
                 continue  # an optional body that was not given is not sent (S12.3)
             split[channel] = {}
         split[channel] = _with_defaults(split[channel], schema)
-        problems.extend(check(_channel_validator(plan, channel), split[channel], channel))
+        problems.extend(_channel_validator(plan, channel).problems(split[channel], channel))
     return problems or split
 
 
@@ -114,7 +113,7 @@ def attempt(
         if isinstance(split, list):
             return split
         return _checked(plan, route_args(plan, split, "nested", headers=headers))
-    problems = check(validator(plan, reading if plan.style == "flat" else "nested"), arguments)
+    problems = validator(plan, reading if plan.style == "flat" else "nested").problems(arguments)
     if problems:
         return problems
     return _checked(plan, route_args(plan, arguments, reading, headers=headers))
@@ -123,7 +122,7 @@ def attempt(
 def _checked(plan: Plan, request: Request) -> Request | list[ArgumentIssue]:
     """S6.3, S11: the original body schema judges the routed body too, with nested paths."""
     if plan.body_check is not None and request.body is not NO_BODY:
-        problems = check(validator(plan, "check"), request.body, "body")
+        problems = validator(plan, "check").problems(request.body, "body")
         if problems:
             return problems
     return request

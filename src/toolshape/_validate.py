@@ -11,6 +11,7 @@ from jsonschema.exceptions import ValidationError
 from referencing.exceptions import Unresolvable
 
 from toolshape._errors import ArgumentIssue
+from toolshape._fastcheck import compile_check
 from toolshape._types import Json, Schema
 
 #: A validator's message longer than this is cut (it may quote a huge argument back).
@@ -59,3 +60,25 @@ def check(validator: Any, instance: Json, prefix: str = "") -> list[ArgumentIssu
         return [
             ArgumentIssue(prefix, "schema", f"the tool's schema can't be evaluated here: {error}")
         ]
+
+
+class Judge:
+    """One schema's validator, built once per plan: a compiled fast path that proves validity
+    (`_fastcheck`), and `jsonschema` for everything else and for the errors' wording."""
+
+    __slots__ = ("fast", "validator")
+
+    def __init__(self, schema: Schema) -> None:
+        self.validator = compile_schema(schema)
+        self.fast = compile_check(schema)
+
+    def problems(self, instance: Json, prefix: str = "") -> list[ArgumentIssue]:
+        """Every problem with `instance` (S13.4); `[]` when it is valid."""
+        fast = self.fast
+        if fast is not None:
+            try:
+                if fast(instance):
+                    return []
+            except Exception:  # any doubt goes to jsonschema, which decides
+                pass
+        return check(self.validator, instance, prefix)

@@ -1,0 +1,247 @@
+"""toolshape beside FastMCP's OpenAPI provider and the floor, on the same inputs, in one run.
+
+Needs the benchmark environment (FastMCP is never a dependency of toolshape):
+    python -m venv .venv-bench
+    .venv-bench/bin/pip install -e . -r benchmarks/requirements.txt
+    .venv-bench/bin/python benchmarks/compare.py [--runs 3]
+(`benchmarks/run` does exactly this.)
+
+Planning: each corpus document in a process of its own, median of --runs: `json.loads` (the
+floor), toolshape `plan_document` (flat under `legacy`, so every operation yields a tool; and
+flat under the default profile), FastMCP `from_openapi` plus listing its tools.
+Per call: toolshape `Plan.call` (validate + route), FastMCP `RequestDirector.build` (routing
+only, no validation) and a bare precompiled jsonschema validator (the floor), same arguments.
+Memory: peak RSS of a process that plans all eight documents, per library.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import resource
+import statistics
+import subprocess
+import sys
+import time
+import timeit
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+CORPUS = HERE.parents[1] / "shared" / "corpus"
+BASE_URL = "http://upstream.test"
+
+
+def median_seconds(run: Callable[[], object], runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def fastmcp_server(document: Any) -> Any:
+    """FastMCP's server for `document`, its tools listed (where input schemas exist)."""
+    import httpx2
+    from fastmcp import FastMCP
+
+    server = FastMCP.from_openapi(document, client=httpx2.AsyncClient(base_url=BASE_URL))
+    asyncio.run(server.list_tools())
+    return server
+
+
+def fastmcp_tool(server: Any, method: str, path: str) -> Any:
+    """FastMCP's tool for one operation, found by method and path (it names tools its own way)."""
+    from fastmcp.server.providers.openapi import OpenAPIProvider
+
+    for provider in server.providers:
+        if isinstance(provider, OpenAPIProvider):
+            for tool in provider._tools.values():
+                if (tool._route.method.upper(), tool._route.path) == (method.upper(), path):
+                    return tool
+    raise LookupError(f"{method} {path}")
+
+
+def worker_plan(path: Path, runs: int) -> dict[str, Any]:
+    import toolshape
+
+    text = path.read_text(encoding="utf-8")
+    document = json.loads(text)
+    out: dict[str, Any] = {"document": path.stem}
+    out["loads"] = median_seconds(lambda: json.loads(text), runs)
+    out["legacy"] = median_seconds(
+        lambda: toolshape.plan_document(document, style="flat", profile="legacy"), runs
+    )
+    out["default"] = median_seconds(lambda: toolshape.plan_document(document, style="flat"), runs)
+    out["tools"] = len(toolshape.plan_document(document, style="flat", profile="legacy").tools)
+    try:
+        out["fastmcp"] = median_seconds(lambda: fastmcp_server(document), runs)
+    except Exception as error:  # FastMCP refuses some documents; report it, don't hide it
+        out["fastmcp"] = None
+        out["fastmcp_error"] = f"{type(error).__name__}: {str(error)[:160]}"
+    return out
+
+
+CALLS: list[tuple[str, str, str, str, dict[str, Any]]] = [
+    (
+        "worked example",
+        "example",
+        "/stores/{storeId}/search",
+        "post",
+        {"storeId": "s1", "limit": 10, "query": "hoodie", "x-tenant": "acme"},
+    ),
+    (
+        "Stripe POST /v1/customers",
+        "stripe",
+        "/v1/customers",
+        "post",
+        {
+            "email": "ada@example.com",
+            "name": "Ada Lovelace",
+            "metadata": {"plan": "pro"},
+            "address": {"line1": "1 Main St", "city": "London", "country": "GB"},
+        },
+    ),
+    (
+        "GitHub POST /repos/{owner}/{repo}/issues",
+        "github",
+        "/repos/{owner}/{repo}/issues",
+        "post",
+        {"owner": "octo", "repo": "hello", "title": "Bug", "body": "It breaks", "labels": ["bug"]},
+    ),
+    (
+        "Jira POST /rest/api/3/issue",
+        "jira",
+        "/rest/api/3/issue",
+        "post",
+        {"updateHistory": True, "fields": {"summary": "Bug"}, "update": {}},
+    ),
+]
+
+
+def load(name: str) -> Any:
+    if name == "example":
+        import toolshape
+
+        text = (Path(toolshape.__file__).parent / "data" / "example.openapi.json").read_text()
+        document = json.loads(text)
+        # FastMCP rejects the whole example document over `unevaluatedProperties: false`
+        # (docs/comparison.md), so the per-call comparison uses the worked example alone.
+        document["paths"] = {k: v for k, v in document["paths"].items() if k.endswith("/search")}
+        return document
+    return json.loads((CORPUS / f"{name}.json").read_text(encoding="utf-8"))
+
+
+def worker_calls(number: int) -> list[dict[str, Any]]:
+    from jsonschema import validators
+
+    import toolshape
+
+    rows = []
+    for label, name, path, method, arguments in CALLS:
+        document = load(name)
+        (plan,) = toolshape.plan_operation(document, path, method, style="flat")
+        schema = plan.input_schema
+        floor = validators.validator_for(schema)(schema)
+        assert floor.is_valid(arguments), label
+        plan.call(arguments)
+        tool = fastmcp_tool(fastmcp_server(document), method, path)
+        tool._director.build(tool._route, arguments, BASE_URL)
+
+        def timed(run: Callable[[], object]) -> float:
+            return statistics.median(timeit.repeat(run, number=number, repeat=7)) / number
+
+        rows.append(
+            {
+                "call": label,
+                "floor": timed(lambda f=floor, a=arguments: f.is_valid(a)),
+                "toolshape": timed(lambda p=plan, a=arguments: p.call(a)),
+                "fastmcp": timed(lambda t=tool, a=arguments: t._director.build(t._route, a, BASE_URL)),
+            }
+        )
+    return rows
+
+
+def worker_memory(library: str) -> dict[str, Any]:
+    import toolshape
+
+    for path in sorted(CORPUS.glob("*.json")):
+        document = json.loads(path.read_text(encoding="utf-8"))
+        if library == "toolshape":
+            toolshape.plan_document(document, style="flat", profile="legacy")
+        else:
+            try:
+                fastmcp_server(document)
+            except Exception:
+                pass
+    peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return {"library": library, "peak_mib": peak_kib / 1024}
+
+
+def spawn(*args: str) -> Any:
+    done = subprocess.run(
+        [sys.executable, __file__, "--worker", *args], capture_output=True, text=True, check=True
+    )
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--number", type=int, default=500)
+    parser.add_argument("--worker", nargs="*")
+    args = parser.parse_args()
+    logging.disable(logging.WARNING)
+    if args.worker:
+        kind, *rest = args.worker
+        if kind == "plan":
+            print(json.dumps(worker_plan(Path(rest[0]), int(rest[1]))))
+        elif kind == "calls":
+            print(json.dumps(worker_calls(int(rest[0]))))
+        else:
+            print(json.dumps(worker_memory(rest[0])))
+        return
+
+    print(f"Planning (median of {args.runs}, seconds; each document in its own process)\n")
+    print("| document | tools | json.loads | toolshape legacy flat | toolshape default flat | FastMCP | FastMCP / toolshape |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    totals = {"loads": 0.0, "legacy": 0.0, "default": 0.0, "fastmcp": 0.0}
+    for path in sorted(CORPUS.glob("*.json")):
+        row = spawn("plan", str(path), str(args.runs))
+        for key in totals:
+            totals[key] += row[key] or 0.0
+        fast = f"{row['fastmcp']:.3f}" if row["fastmcp"] is not None else f"refused ({row['fastmcp_error']})"
+        ratio = f"{row['fastmcp'] / row['legacy']:.0f}x" if row["fastmcp"] is not None else "-"
+        print(
+            f"| {row['document']} | {row['tools']} | {row['loads']:.3f} | {row['legacy']:.3f} "
+            f"| {row['default']:.3f} | {fast} | {ratio} |"
+        )
+    print(
+        f"| all eight | | {totals['loads']:.3f} | {totals['legacy']:.3f} | {totals['default']:.3f} "
+        f"| {totals['fastmcp']:.3f} | {totals['fastmcp'] / totals['legacy']:.0f}x |"
+    )
+
+    print("\nPer call (median of 7 repeats, microseconds)\n")
+    print("| call | floor (bare validator) | toolshape Plan.call | FastMCP build | toolshape / floor | FastMCP / toolshape |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for row in spawn("calls", str(args.number)):
+        print(
+            f"| {row['call']} | {row['floor'] * 1e6:.1f} | {row['toolshape'] * 1e6:.1f} "
+            f"| {row['fastmcp'] * 1e6:.1f} | {row['toolshape'] / row['floor']:.2f} "
+            f"| {row['fastmcp'] / row['toolshape']:.2f} |"
+        )
+
+    print("\nPeak memory of a process that plans all eight documents\n")
+    print("| library | peak RSS (MiB) |")
+    print("|---|---:|")
+    for library in ("toolshape", "fastmcp"):
+        row = spawn("memory", library)
+        print(f"| {row['library']} | {row['peak_mib']:.0f} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,417 @@
+"""A compiled fast path for the per-call check (S13.3): is this instance valid?
+
+`compile_check` turns a self-contained 2020-12 or draft-07 schema into one Python predicate made
+of closures, mirroring `jsonschema`'s own keyword functions. It only ever *proves validity*: the
+caller accepts a call when the predicate says valid, and otherwise asks `jsonschema` itself, which
+decides and words the errors. A schema using anything this module does not mirror exactly
+(`unevaluated*`, `$dynamicRef`, a reference outside the schema, an unknown dialect) gets no fast
+path (`None`), and `jsonschema` alone judges it.
+"""
+
+from __future__ import annotations
+
+import numbers
+import re
+from collections.abc import Callable, Mapping, Sequence, Sized
+from fractions import Fraction
+from typing import Any
+
+from jsonschema import Draft7Validator, Draft202012Validator
+
+from toolshape._dialects import DRAFT7, DRAFT2020_12
+
+Check = Callable[[Any], bool]
+
+_KEYWORDS: Mapping[str, frozenset[str]] = {
+    DRAFT2020_12: frozenset(Draft202012Validator.VALIDATORS),
+    DRAFT7: frozenset(Draft7Validator.VALIDATORS),
+}
+
+
+#: Keywords that re-scope references or depend on dynamic scope: no fast path beside them.
+_SCOPING = frozenset(
+    {"$id", "$anchor", "$dynamicAnchor", "$recursiveAnchor", "$recursiveRef", "$vocabulary"}
+)
+
+
+class _Unsupported(Exception):
+    """The schema uses something this module does not mirror exactly."""
+
+
+def _is_number(value: Any) -> bool:
+    return not isinstance(value, bool) and isinstance(value, numbers.Number)
+
+
+def _is_integer(value: Any) -> bool:
+    if isinstance(value, bool):
+        return False
+    return isinstance(value, int) or (isinstance(value, float) and value.is_integer())
+
+
+#: jsonschema's draft-4-and-later type checker, predicate by predicate.
+_TYPES: Mapping[str, Check] = {
+    "object": lambda v: isinstance(v, dict),
+    "array": lambda v: isinstance(v, list),
+    "string": lambda v: isinstance(v, str),
+    "boolean": lambda v: isinstance(v, bool),
+    "null": lambda v: v is None,
+    "number": _is_number,
+    "integer": _is_integer,
+}
+
+
+def _unbool(value: Any, true: object = object(), false: object = object()) -> Any:
+    if value is True:
+        return true
+    if value is False:
+        return false
+    return value
+
+
+def equal(one: Any, two: Any) -> bool:
+    """JSON equality as jsonschema has it: `True` is not `1`, `1` is `1.0`, containers deep."""
+    if one is two:
+        return True
+    if isinstance(one, str) or isinstance(two, str):
+        return bool(one == two)
+    if isinstance(one, Sequence) and isinstance(two, Sequence):
+        return len(one) == len(two) and all(equal(a, b) for a, b in zip(one, two, strict=True))
+    if isinstance(one, Mapping) and isinstance(two, Mapping):
+        return one.keys() == two.keys() and all(equal(one[k], two[k]) for k in one)
+    return bool(_unbool(one) == _unbool(two))
+
+
+def _unique(items: list[Any]) -> bool:
+    seen: list[Any] = []
+    for item in items:
+        if any(equal(item, other) for other in seen):
+            return False
+        seen.append(item)
+    return True
+
+
+def _multiple(value: Any, step: Any) -> bool:
+    if isinstance(step, float):
+        quotient = value / step
+        try:
+            return bool(int(quotient) == quotient)
+        except OverflowError:
+            return (Fraction(value) / Fraction(step)).denominator == 1
+    return not (value % step)
+
+
+def _always(value: Any) -> bool:
+    return True
+
+
+def _never(value: Any) -> bool:
+    return False
+
+
+class _Compiler:
+    def __init__(self, root: Any, dialect: str) -> None:
+        self.root = root
+        self.draft7 = dialect == DRAFT7
+        self.keywords = _KEYWORDS[dialect]
+        self.refs: dict[str, Check] = {}
+
+    def compile(self, schema: Any) -> Check:
+        if schema is True:
+            return _always
+        if schema is False:
+            return _never
+        if not isinstance(schema, dict):
+            raise _Unsupported(type(schema).__name__)
+        if not _SCOPING.isdisjoint(schema) or ("$schema" in schema and schema is not self.root):
+            raise _Unsupported("scope")
+        if self.draft7 and "$ref" in schema:
+            return self.ref(schema["$ref"])  # draft-07 ignores the siblings of `$ref`
+        checks: list[Check] = []
+        for key, value in schema.items():
+            if key not in self.keywords or key == "format":
+                continue  # unknown keywords and `format` are annotations here, as in jsonschema
+            build = _BUILDERS.get(key)
+            if build is None:
+                raise _Unsupported(key)
+            check = build(self, value, schema)
+            if check is not None:
+                checks.append(check)
+        if not checks:
+            return _always
+        if len(checks) == 1:
+            return checks[0]
+        every = tuple(checks)
+        return lambda v: all(check(v) for check in every)
+
+    def ref(self, ref: Any) -> Check:
+        if not isinstance(ref, str) or not (ref == "#" or ref.startswith("#/")) or "%" in ref:
+            raise _Unsupported("$ref")
+        check = self.refs.get(ref)
+        if check is None:
+            target: Any = self.root
+            for raw in ref[1:].split("/")[1:] if ref != "#" else []:
+                part = raw.replace("~1", "/").replace("~0", "~")
+                if isinstance(target, dict) and part in target:
+                    target = target[part]
+                elif isinstance(target, list) and part.isdigit() and int(part) < len(target):
+                    target = target[int(part)]
+                else:
+                    raise _Unsupported(ref)
+            slot: list[Check] = []
+            self.refs[ref] = lambda v: slot[0](v)  # filled below; allows recursion
+            slot.append(self.compile(target))
+            check = self.refs[ref]
+        return check
+
+
+def _type(c: _Compiler, value: Any, schema: Any) -> Check:
+    names = value if isinstance(value, list) else [value]
+    if not all(isinstance(n, str) and n in _TYPES for n in names):
+        raise _Unsupported("type")
+    predicates = tuple(_TYPES[n] for n in names)
+    if len(predicates) == 1:
+        return predicates[0]
+    return lambda v: any(p(v) for p in predicates)
+
+
+def _properties(c: _Compiler, value: Any, schema: Any) -> Check:
+    pairs = tuple((name, c.compile(sub)) for name, sub in value.items())
+
+    def check(v: Any) -> bool:
+        if not isinstance(v, dict):
+            return True
+        for name, sub in pairs:  # noqa: SIM110 - a plain loop is the hot path here
+            if name in v and not sub(v[name]):
+                return False
+        return True
+
+    return check
+
+
+def _required(c: _Compiler, value: Any, schema: Any) -> Check:
+    names = tuple(value)
+    return lambda v: not isinstance(v, dict) or all(n in v for n in names)
+
+
+def _additional(c: _Compiler, value: Any, schema: Any) -> Check | None:
+    if value is True:
+        return None
+    declared = schema.get("properties", {})
+    patterns = "|".join(schema.get("patternProperties", {}))
+    sub = c.compile(value) if isinstance(value, dict) else None
+
+    def extras(v: dict[str, Any]) -> list[str]:
+        return [k for k in v if k not in declared and not (patterns and re.search(patterns, k))]
+
+    if sub is None:  # `false`, or another non-object value jsonschema treats as false
+        return lambda v: not isinstance(v, dict) or not extras(v)
+    return lambda v: not isinstance(v, dict) or all(sub(v[k]) for k in extras(v))
+
+
+def _pattern_properties(c: _Compiler, value: Any, schema: Any) -> Check:
+    pairs = tuple((pattern, c.compile(sub)) for pattern, sub in value.items())
+    return lambda v: (
+        not isinstance(v, dict)
+        or all(
+            sub(item)
+            for pattern, sub in pairs
+            for key, item in v.items()
+            if re.search(pattern, key)
+        )
+    )
+
+
+def _property_names(c: _Compiler, value: Any, schema: Any) -> Check:
+    sub = c.compile(value)
+    return lambda v: not isinstance(v, dict) or all(sub(k) for k in v)
+
+
+def _items(c: _Compiler, value: Any, schema: Any) -> Check | None:
+    if c.draft7:
+        if isinstance(value, list):
+            subs = tuple(c.compile(s) for s in value)
+            return lambda v: (
+                not isinstance(v, list) or all(s(i) for s, i in zip(subs, v, strict=False))
+            )
+        sub = c.compile(value)
+        return lambda v: not isinstance(v, list) or all(sub(i) for i in v)
+    prefix = len(schema.get("prefixItems", []))
+    if value is False:
+        return lambda v: not isinstance(v, list) or len(v) <= prefix
+    sub = c.compile(value)
+    return lambda v: not isinstance(v, list) or all(sub(i) for i in v[prefix:])
+
+
+def _prefix_items(c: _Compiler, value: Any, schema: Any) -> Check:
+    subs = tuple(c.compile(s) for s in value)
+    return lambda v: not isinstance(v, list) or all(s(i) for s, i in zip(subs, v, strict=False))
+
+
+def _additional_items(c: _Compiler, value: Any, schema: Any) -> Check | None:
+    items = schema.get("items", {})
+    if not isinstance(items, list) or value is True:
+        return None  # draft-07: only meaningful beside an `items` array
+    count = len(items)
+    if value is False:
+        return lambda v: not isinstance(v, list) or len(v) <= count
+    sub = c.compile(value)
+    return lambda v: not isinstance(v, list) or all(sub(i) for i in v[count:])
+
+
+def _contains(c: _Compiler, value: Any, schema: Any) -> Check:
+    sub = c.compile(value)
+    if c.draft7:
+        return lambda v: not isinstance(v, list) or any(sub(i) for i in v)
+    low = schema.get("minContains", 1)
+    high = schema.get("maxContains")
+
+    def check(v: Any) -> bool:
+        if not isinstance(v, list):
+            return True
+        matches = sum(1 for i in v if sub(i))
+        return matches >= low and (high is None or matches <= high)
+
+    return check
+
+
+def _bound(compare: Callable[[Any, Any], bool], limit: Any) -> Check:
+    return lambda v: not _is_number(v) or compare(v, limit)
+
+
+def _size(kind: type[Sized], compare: Callable[[int, Any], bool], limit: Any) -> Check:
+    return lambda v: not isinstance(v, kind) or compare(len(v), limit)
+
+
+def _enum(c: _Compiler, value: Any, schema: Any) -> Check:
+    options = tuple(value)
+    return lambda v: any(equal(option, v) for option in options)
+
+
+def _const(c: _Compiler, value: Any, schema: Any) -> Check:
+    return lambda v: equal(v, value)
+
+
+def _pattern(c: _Compiler, value: Any, schema: Any) -> Check:
+    return lambda v: not isinstance(v, str) or re.search(value, v) is not None
+
+
+def _multiple_of(c: _Compiler, value: Any, schema: Any) -> Check:
+    return lambda v: not _is_number(v) or _multiple(v, value)
+
+
+def _unique_items(c: _Compiler, value: Any, schema: Any) -> Check | None:
+    if not value:
+        return None
+    return lambda v: not isinstance(v, list) or _unique(v)
+
+
+def _all_of(c: _Compiler, value: Any, schema: Any) -> Check:
+    subs = tuple(c.compile(s) for s in value)
+    return lambda v: all(s(v) for s in subs)
+
+
+def _any_of(c: _Compiler, value: Any, schema: Any) -> Check:
+    subs = tuple(c.compile(s) for s in value)
+    return lambda v: any(s(v) for s in subs)
+
+
+def _one_of(c: _Compiler, value: Any, schema: Any) -> Check:
+    subs = tuple(c.compile(s) for s in value)
+    return lambda v: sum(1 for s in subs if s(v)) == 1
+
+
+def _not(c: _Compiler, value: Any, schema: Any) -> Check:
+    sub = c.compile(value)
+    return lambda v: not sub(v)
+
+
+def _if(c: _Compiler, value: Any, schema: Any) -> Check:
+    condition = c.compile(value)
+    then = c.compile(schema["then"]) if "then" in schema else _always
+    otherwise = c.compile(schema["else"]) if "else" in schema else _always
+    return lambda v: then(v) if condition(v) else otherwise(v)
+
+
+def _dependent_required(c: _Compiler, value: Any, schema: Any) -> Check:
+    pairs = tuple((name, tuple(needed)) for name, needed in value.items())
+    return lambda v: (
+        not isinstance(v, dict)
+        or all(n in v for name, needed in pairs if name in v for n in needed)
+    )
+
+
+def _dependent_schemas(c: _Compiler, value: Any, schema: Any) -> Check:
+    pairs = tuple((name, c.compile(sub)) for name, sub in value.items())
+    return lambda v: not isinstance(v, dict) or all(sub(v) for name, sub in pairs if name in v)
+
+
+def _dependencies(c: _Compiler, value: Any, schema: Any) -> Check:
+    names = tuple((name, tuple(dep)) for name, dep in value.items() if isinstance(dep, list))
+    subs = tuple((name, c.compile(dep)) for name, dep in value.items() if not isinstance(dep, list))
+    return lambda v: (
+        not isinstance(v, dict)
+        or (
+            all(n in v for name, needed in names if name in v for n in needed)
+            and all(sub(v) for name, sub in subs if name in v)
+        )
+    )
+
+
+def _ref(c: _Compiler, value: Any, schema: Any) -> Check:
+    return c.ref(value)
+
+
+_BUILDERS: Mapping[str, Callable[[_Compiler, Any, Any], Check | None]] = {
+    "type": _type,
+    "properties": _properties,
+    "required": _required,
+    "additionalProperties": _additional,
+    "patternProperties": _pattern_properties,
+    "propertyNames": _property_names,
+    "items": _items,
+    "prefixItems": _prefix_items,
+    "additionalItems": _additional_items,
+    "contains": _contains,
+    "minimum": lambda c, v, s: _bound(lambda a, b: a >= b, v),
+    "maximum": lambda c, v, s: _bound(lambda a, b: a <= b, v),
+    "exclusiveMinimum": lambda c, v, s: _bound(lambda a, b: a > b, v),
+    "exclusiveMaximum": lambda c, v, s: _bound(lambda a, b: a < b, v),
+    "minLength": lambda c, v, s: _size(str, lambda n, m: n >= m, v),
+    "maxLength": lambda c, v, s: _size(str, lambda n, m: n <= m, v),
+    "minItems": lambda c, v, s: _size(list, lambda n, m: n >= m, v),
+    "maxItems": lambda c, v, s: _size(list, lambda n, m: n <= m, v),
+    "minProperties": lambda c, v, s: _size(dict, lambda n, m: n >= m, v),
+    "maxProperties": lambda c, v, s: _size(dict, lambda n, m: n <= m, v),
+    "enum": _enum,
+    "const": _const,
+    "pattern": _pattern,
+    "multipleOf": _multiple_of,
+    "uniqueItems": _unique_items,
+    "allOf": _all_of,
+    "anyOf": _any_of,
+    "oneOf": _one_of,
+    "not": _not,
+    "if": _if,
+    "dependentRequired": _dependent_required,
+    "dependentSchemas": _dependent_schemas,
+    "dependencies": _dependencies,
+    "$ref": _ref,
+}
+
+
+def compile_check(schema: Any) -> Check | None:
+    """A predicate that returns True only for instances `jsonschema` would accept, or None.
+
+    The predicate may return False for a valid instance only where it can't tell cheaply (it
+    never does for the keywords it compiles); it never returns True for an invalid one. It may
+    raise (`RecursionError` on a very deep instance, `re.error` for a pattern Python can't
+    compile): the caller then asks `jsonschema`.
+    """
+    declared = schema.get("$schema", DRAFT2020_12) if isinstance(schema, dict) else DRAFT2020_12
+    dialect = {DRAFT2020_12: DRAFT2020_12, DRAFT7: DRAFT7, DRAFT7.rstrip("#"): DRAFT7}.get(declared)
+    if dialect is None:
+        return None
+    try:
+        return _Compiler(schema, dialect).compile(schema)
+    except (_Unsupported, RecursionError, TypeError, AttributeError, ValueError):
+        return None

@@ -1,0 +1,180 @@
+"""The compiled fast path (S13.3) agrees with jsonschema: never looser, and exact where it compiles."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from jsonschema import validators
+
+from tests.conftest import JSTS
+from toolshape._fastcheck import compile_check, equal
+
+DRAFT7 = "http://json-schema.org/draft-07/schema#"
+FILES = sorted((JSTS / "draft2020-12").rglob("*.json")) + sorted((JSTS / "draft7").rglob("*.json"))
+
+
+def declared(schema: Any, path: Path) -> Any:
+    if "draft7" in path.parts and isinstance(schema, dict) and "$schema" not in schema:
+        return {"$schema": DRAFT7, **schema}
+    return schema
+
+
+def verdict(schema: Any, data: Any) -> bool | None:
+    """jsonschema's own verdict, or None when it can't give one (remote references, ...)."""
+    try:
+        return bool(
+            validators.validator_for(schema, default=validators.Draft202012Validator)(
+                schema
+            ).is_valid(data)
+        )
+    except Exception:
+        return None
+
+
+def suite() -> Iterator[Any]:
+    for path in FILES:
+        for index, group in enumerate(json.loads(path.read_text(encoding="utf-8"))):
+            yield pytest.param(path, group, id=f"{path.relative_to(JSTS)}/{index}")
+
+
+COMPILED: list[str] = []
+
+
+@pytest.mark.parametrize(("path", "group"), list(suite()))
+def test_fast_path_agrees_with_jsonschema_on_the_suite(path: Path, group: dict[str, Any]) -> None:
+    """Where a suite schema compiles, the predicate equals jsonschema's verdict on every instance."""
+    schema = declared(group["schema"], path)
+    fast = compile_check(schema)
+    if fast is None:
+        return
+    COMPILED.append(path.stem)
+    for test in group["tests"]:
+        truth = verdict(schema, test["data"])
+        if truth is None:
+            continue
+        try:
+            result: bool | None = fast(test["data"])
+        except Exception:
+            result = None  # the caller falls back to jsonschema
+        assert result is None or result == truth, test["description"]
+
+
+def test_most_suite_schemas_compile() -> None:
+    """The fast path covers the common keywords: most suite groups compile (runs after them)."""
+    if COMPILED:
+        total = len(list(suite()))
+        assert len(COMPILED) >= 0.7 * total, (len(COMPILED), total)
+
+
+@pytest.mark.parametrize(
+    ("one", "two", "same"),
+    [
+        (1, 1.0, True),
+        (True, 1, False),
+        (False, 0, False),
+        ([1, True], [1.0, True], True),
+        ({"a": [0]}, {"a": [False]}, False),
+        ("1", 1, False),
+    ],
+)
+def test_equality_is_json_equality(one: Any, two: Any, same: bool) -> None:
+    """enum / const / uniqueItems compare as JSON: `true` is not `1`, `1` is `1.0`."""
+    assert equal(one, two) is same
+
+
+SCALAR = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 3),
+    st.sampled_from([0.5, 1.0, 2.5]),
+    st.sampled_from(["", "a", "ab", "b1"]),
+)
+JSON = st.recursive(
+    SCALAR,
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(st.sampled_from(["a", "b", "c"]), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+TYPES = st.sampled_from(["null", "boolean", "integer", "number", "string", "array", "object"])
+
+
+def schemas() -> st.SearchStrategy[Any]:
+    leaf = st.one_of(
+        st.booleans(),
+        st.fixed_dictionaries({"type": TYPES | st.lists(TYPES, min_size=1, max_size=3)}),
+        st.fixed_dictionaries({"enum": st.lists(JSON, min_size=1, max_size=3)}),
+        st.fixed_dictionaries({"const": JSON}),
+        st.fixed_dictionaries({"minimum": st.integers(-2, 2)}),
+        st.fixed_dictionaries({"exclusiveMaximum": st.sampled_from([0, 1.5, 3])}),
+        st.fixed_dictionaries({"multipleOf": st.sampled_from([1, 2, 0.5])}),
+        st.fixed_dictionaries(
+            {"minLength": st.integers(0, 2), "pattern": st.sampled_from(["^a", "[0-9]", "b$"])}
+        ),
+        st.fixed_dictionaries(
+            {"required": st.lists(st.sampled_from(["a", "b", "c"]), max_size=2, unique=True)}
+        ),
+        st.fixed_dictionaries({"minItems": st.integers(0, 2), "uniqueItems": st.booleans()}),
+        st.fixed_dictionaries({"maxProperties": st.integers(0, 2)}),
+    )
+
+    def compose(inner: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+        return st.one_of(
+            st.fixed_dictionaries(
+                {"properties": st.dictionaries(st.sampled_from(["a", "b"]), inner, max_size=2)},
+                optional={
+                    "additionalProperties": inner,
+                    "patternProperties": st.dictionaries(
+                        st.sampled_from(["^c", "b"]), inner, max_size=1
+                    ),
+                },
+            ),
+            st.fixed_dictionaries(
+                {"items": inner},
+                optional={"prefixItems": st.lists(inner, max_size=2), "contains": inner},
+            ),
+            st.fixed_dictionaries({"anyOf": st.lists(inner, min_size=1, max_size=3)}),
+            st.fixed_dictionaries({"oneOf": st.lists(inner, min_size=1, max_size=3)}),
+            st.fixed_dictionaries({"allOf": st.lists(inner, min_size=1, max_size=2)}),
+            st.fixed_dictionaries({"not": inner}),
+            st.fixed_dictionaries({"if": inner}, optional={"then": inner, "else": inner}),
+            st.fixed_dictionaries(
+                {"propertyNames": inner, "dependentRequired": st.just({"a": ["b"]})}
+            ),
+            st.fixed_dictionaries(
+                {
+                    "dependentSchemas": st.dictionaries(
+                        st.sampled_from(["a", "b"]), inner, max_size=1
+                    )
+                }
+            ),
+            st.fixed_dictionaries(
+                {"$ref": st.just("#/$defs/node"), "$defs": st.fixed_dictionaries({"node": inner})}
+            ),
+        )
+
+    return st.recursive(leaf, compose, max_leaves=6)
+
+
+@settings(max_examples=600, deadline=None)
+@given(schemas(), st.lists(JSON, min_size=1, max_size=5), st.sampled_from([None, DRAFT7]))
+def test_fast_path_equals_jsonschema_on_generated_schemas(
+    schema: Any, instances: list[Any], dialect: str | None
+) -> None:
+    """Generated schemas and instances: the predicate is jsonschema's verdict, or there is none."""
+    if dialect and isinstance(schema, dict):
+        schema = {"$schema": dialect, **schema}
+    fast = compile_check(schema)
+    if fast is None:
+        return
+    for instance in instances:
+        truth = verdict(schema, instance)
+        if truth is not None:
+            assert fast(instance) == truth, (schema, instance)
