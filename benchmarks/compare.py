@@ -17,8 +17,8 @@ Memory: peak RSS of a process that plans all eight documents, per library.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import asyncio
+import contextlib
 import json
 import logging
 import resource
