@@ -1,6 +1,7 @@
 """Planning outcomes over ../shared/corpus, per document, style and profile, as a Markdown table.
 
-Run: python benchmarks/corpus_report.py  (the output is docs/corpus.md's table)
+Run: python benchmarks/corpus_report.py  (the output is docs/corpus.md's table);
+     python benchmarks/corpus_report.py --unions  (docs/unions.md's table)
 """
 
 from __future__ import annotations
@@ -45,5 +46,38 @@ def main() -> None:
         print(f"| {count} | {reason.replace('|', '/')} |")
 
 
-if __name__ == "__main__":
+if __name__ == "__main__" and "--unions" not in __import__("sys").argv:
     main()
+
+
+def unions() -> None:
+    """Every body whose root (after S1.3) is `oneOf` / `anyOf`: flat with `flatten_unions`, or why not."""
+    from toolshape._document import DocumentReader
+
+    options = toolshape.Options.preset(flatten_unions=True)
+    print("| document | operation | union | with flatten_unions |")
+    print("|---|---|---|---|")
+    for path in sorted(CORPUS.glob("*.json")):
+        document = json.loads(path.read_text(encoding="utf-8"))
+        result = toolshape.plan_document(document, style="flat", options=options, source=path.name)
+        by_location = {e.location: e for e in result.errors}
+        reader = DocumentReader(document, path.name)
+        for raw in reader.operations():
+            try:
+                operation = reader.read(raw)
+            except Exception:
+                continue
+            for body in operation.bodies:
+                schema = body.schema if isinstance(body.schema, dict) else {}
+                keyword = next((k for k in ("oneOf", "anyOf") if k in schema), None)
+                if keyword is None:
+                    continue
+                error = by_location.get(reader.location(raw.pointer))
+                outcome = (
+                    "flat" if error is None else f"{error.rule}: {error.reason.split(', so')[0]}"
+                )
+                print(f"| {path.stem} | {raw.method.upper()} {raw.path} | {keyword} | {outcome} |")
+
+
+if __name__ == "__main__" and "--unions" in __import__("sys").argv:
+    unions()

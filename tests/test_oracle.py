@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import JSTS
-from toolshape import ArgumentError, PlanError, plan_operation
+from toolshape import ArgumentError, Options, PlanError, plan_operation
 
 DRAFT7 = "http://json-schema.org/draft-07/schema#"
 FILES = sorted((JSTS / "draft2020-12").glob("*.json")) + sorted((JSTS / "draft7").glob("*.json"))
@@ -148,37 +148,62 @@ MISMATCHED: set[str] = set()
 @pytest.mark.parametrize(("path", "group"), list(groups()))
 def test_suite_group(path: Path, group: dict[str, Any]) -> None:
     """Accepted exactly when valid; unplanned only for an S5 reason."""
-    TALLY["groups"] += 1
+    as_body_oracle(path, group, TALLY)
+
+
+UNION_FILES = {"oneOf", "anyOf"}
+UNION_TALLY = {
+    "groups": 0,
+    "planned": 0,
+    "unplanned": 0,
+    "unusable": 0,
+    "instances": 0,
+    "mismatches": 0,
+}
+
+
+@pytest.mark.parametrize(
+    ("path", "group"), [g for g in groups() if g.values[0].stem in UNION_FILES]
+)
+def test_union_groups_with_flatten_unions(path: Path, group: dict[str, Any]) -> None:
+    """S11: the oneOf / anyOf files again with `flatten_unions` on: still zero mismatches."""
+    as_body_oracle(path, group, UNION_TALLY, Options.preset(flatten_unions=True))
+
+
+def as_body_oracle(
+    path: Path, group: dict[str, Any], tally: dict[str, int], options: Options | None = None
+) -> None:
+    tally["groups"] += 1
     reason = usable(group["schema"])
     if reason is not None:
-        TALLY["unusable"] += 1
+        tally["unusable"] += 1
         return
     try:
         (plan,) = plan_operation(
-            document(group["schema"], path.parent.name), "/t", "post", style="flat"
+            document(group["schema"], path.parent.name), "/t", "post", style="flat", options=options
         )
     except PlanError as error:
         refusal: PlanError | None = error
     else:
         refusal = None
     if refusal is not None:
-        TALLY["unplanned"] += 1
+        tally["unplanned"] += 1
         assert refusal.kind == "unflattenable", refusal.message
         assert str(refusal.rule).startswith("S5."), refusal.message
         return
-    TALLY["planned"] += 1
+    tally["planned"] += 1
     mismatches = []
     for test in group["tests"]:
         if not isinstance(test["data"], dict):
             continue
-        TALLY["instances"] += 1
+        tally["instances"] += 1
         try:
             plan.call(test["data"])
             accepted = True
         except ArgumentError:
             accepted = False
         if accepted != test["valid"]:
-            TALLY["mismatches"] += 1
+            tally["mismatches"] += 1
             mismatches.append(f"{test['description']}: suite says valid={test['valid']}")
     assert not mismatches, mismatches
 
@@ -212,6 +237,7 @@ def test_suite_group_as_property(path: Path, group: dict[str, Any]) -> None:
 def test_report_tally() -> None:
     """Print the oracle's counts (docs/oracle.md records them); runs after the groups."""
     if TALLY["groups"]:
-        print("\nas body: " + json.dumps(TALLY) + "\nas property: " + json.dumps(AS_PROPERTY))
+        print(f"\nas body: {json.dumps(TALLY)}\nas property: {json.dumps(AS_PROPERTY)}")
+        print(f"unions (flatten_unions on): {json.dumps(UNION_TALLY)}")
         assert TALLY["mismatches"] == 0
         assert {name.rsplit("/", 1)[0] for name in PYTHON_RE} >= MISMATCHED

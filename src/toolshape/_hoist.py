@@ -16,6 +16,7 @@ from toolshape._keywords import (
 )
 from toolshape._options import Options
 from toolshape._types import Hoisted, Json, Schema, Wrapped
+from toolshape._union import merge_union
 
 _DECLARE = (
     "Declare the request body as an object with `properties` to have its fields become "
@@ -60,6 +61,16 @@ def hoist_body(
             "type",
         )
     composed = False
+    widened: tuple[str, ...] | None = None
+    if (
+        options.flatten_unions
+        and ("oneOf" in schema or "anyOf" in schema)
+        and "allOf" not in schema
+    ):
+        union = merge_union(schema, defs, dialect=dialect)
+        if isinstance(union, Wrapped):
+            return union
+        schema, composed, widened = union.schema, True, union.widened
     if "allOf" in schema:
         if options.composed_bodies == "wrap":
             return Wrapped(
@@ -163,6 +174,7 @@ def hoist_body(
             {k: tuple(v) for k, v in dependent.items()} if isinstance(dependent, Mapping) else None
         ),
         composed=composed,
+        widened=widened,
     )
 
 

@@ -40,6 +40,9 @@ class Options:
     """S5.1: a body with `properties` but no `type` can't flatten, or flattens."""
     strict_roots: bool = True
     """S5.6-S5.10: the root keyword rows marked "from 2026-11-06" apply."""
+    flatten_unions: bool = False
+    """S11 (opt-in, off in both profiles): a root `oneOf` / `anyOf` of object variants flattens
+    into one object; the original union judges every call again."""
 
     @classmethod
     def preset(cls, profile: Profile = "2026-11-06", **overrides: object) -> Options:

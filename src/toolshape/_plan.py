@@ -40,6 +40,7 @@ from toolshape._types import (
     Wrapped,
     thaw,
 )
+from toolshape._union import describe
 
 PLAN_FORMAT = "toolshape.plan/1"
 """The version tag of `Plan.to_dict()` data (S15.1)."""
@@ -378,7 +379,7 @@ class _Tool:
             kind, reason, tool=self.name, operation=self.label, location=self.location, **fields
         )
 
-    def note(self, level: Literal["warning", "debug"], title: str, reason: str) -> None:
+    def note(self, level: Literal["warning", "info", "debug"], title: str, reason: str) -> None:
         self.diagnostics.append(
             Diagnostic(
                 level,
@@ -440,6 +441,13 @@ class _Tool:
             self.note("warning", "MCP tool input schema left nested", collision.reason + ".")
             return self._finish(
                 "nested", nested, nested, "wrapped" if has_body else "none", (), "reject"
+            )
+        if isinstance(hoisted, Hoisted) and hoisted.widened is not None:
+            self.note(
+                "info",
+                "MCP tool union body flattened",
+                f"the body's variants were merged into one flat object; widened: "
+                f"{describe(hoisted.widened)}; the original union still judges every call",
             )
         policy = apply_key_policy(hoisted, open_body_root=options.open_body_root)
         defs = op.defs

@@ -120,6 +120,8 @@ class Hoisted:
     composed: bool = False
     """S6.3: the body was merged or carries `dependentRequired`, so the original schema judges
     the routed body a second time."""
+    widened: tuple[str, ...] | None = None
+    """S11: for a flattened union, the properties the merge widened (None for other bodies)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -71,7 +71,13 @@ def _add_profile(parser: argparse.ArgumentParser) -> None:
     )
     group = parser.add_argument_group("switches", "override one switch of the profile (S10)")
     for name, values in _switches().items():
-        group.add_argument("--" + name.replace("_", "-"), dest=name, choices=values, default=None)
+        flag = "--" + name.replace("_", "-")
+        if values == ("true", "false"):  # `--flatten-unions` alone means true
+            group.add_argument(
+                flag, dest=name, choices=values, nargs="?", const="true", default=None
+            )
+        else:
+            group.add_argument(flag, dest=name, choices=values, default=None)
 
 
 def _options(args: argparse.Namespace) -> Options:
