@@ -3,7 +3,7 @@
 Needs the benchmark environment (FastMCP is never a dependency of toolshape):
     python -m venv .venv-bench
     .venv-bench/bin/pip install -e . -r benchmarks/requirements.txt
-    .venv-bench/bin/python benchmarks/compare.py [--runs 3]
+    .venv-bench/bin/python -m benchmarks.compare [--runs 3]
 (`benchmarks/run` does exactly this.)
 
 Planning: each corpus document in a process of its own, median of --runs: `json.loads` (the
@@ -25,25 +25,16 @@ import resource
 import statistics
 import subprocess
 import sys
-import time
 import timeit
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
 
+from benchmarks.plan_corpus import CORPUS, median_seconds
+
 HERE = Path(__file__).resolve().parent
-CORPUS = HERE.parents[1] / "shared" / "corpus"
 BASE_URL = "http://upstream.test"
-
-
-def median_seconds(run: Callable[[], object], runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def fastmcp_server(document: Any) -> Any:
@@ -187,7 +178,11 @@ def worker_memory(library: str) -> dict[str, Any]:
 
 def spawn(*args: str) -> Any:
     done = subprocess.run(
-        [sys.executable, __file__, "--worker", *args], capture_output=True, text=True, check=True
+        [sys.executable, "-m", "benchmarks.compare", "--worker", *args],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=HERE.parent,
     )
     return json.loads(done.stdout.strip().splitlines()[-1])
 

@@ -10,6 +10,8 @@ from typing import Any
 
 import pytest
 
+from toolshape import ArgumentError, Plan
+
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 CORPUS = SHARED / "corpus"
 JSTS = SHARED / "jsts"
@@ -80,6 +82,15 @@ def make_document(
     if components:
         doc["components"] = components
     return doc
+
+
+def accepts(plan: Plan, arguments: Any) -> bool:
+    """Whether `plan` accepts a call with `arguments` (a Request, not an ArgumentError)."""
+    try:
+        plan.call(arguments)
+    except ArgumentError:
+        return False
+    return True
 
 
 @pytest.fixture

@@ -113,6 +113,14 @@ def call(
     return result, upstream.seen[before:]
 
 
+def refused(upstream: Upstream, tools: list[Plan], name: str, arguments: Any, **kw: Any) -> str:
+    """A call the gateway must refuse: its isError text; the upstream saw nothing (S13.6)."""
+    result, seen = call(upstream, tools, name, arguments, **kw)
+    assert result.is_error
+    assert seen == []
+    return text(result)
+
+
 def text(result: types.CallToolResult) -> str:
     (content,) = result.content
     assert isinstance(content, types.TextContent)
@@ -224,15 +232,13 @@ def test_kubernetes_collision_planned_nested_routes_both_dry_runs(upstream: Upst
 def test_undeclared_argument_closed_body_rejected_before_upstream(upstream: Upstream) -> None:
     """Case 2 (S7): against a closed body an undeclared argument is an error; upstream sees nothing."""
     tools = plans("example", "searchProducts")
-    result, seen = call(
+    answer = refused(
         upstream,
         tools,
         "searchProducts",
         {"storeId": "s1", "query": "q", "x-tenant": "a", "color": "red"},
     )
-    assert result.is_error
-    assert text(result).startswith("Invalid arguments for tool 'searchProducts'")
-    assert seen == []
+    assert answer.startswith("Invalid arguments for tool 'searchProducts'")
 
 
 @pytest.mark.parametrize("name", ["color", "authorization", "headers"])
@@ -272,33 +278,26 @@ def test_validation_error_is_is_error_text_and_upstream_sees_nothing(
 ) -> None:
     """Case 4 (S13.4, S13.6): isError text starting `Invalid arguments for tool '`; no upstream call."""
     tools = plans("example", "searchProducts")
-    result, seen = call(
+    answer = refused(
         upstream,
         tools,
         "searchProducts",
         {"storeId": "s1", "query": "q", "x-tenant": "a", "sort": "size"},
         mode=mode,
     )
-    assert result.is_error
     assert (
-        text(result)
+        answer
         == "Invalid arguments for tool 'searchProducts': sort: 'size' is not one of ['price', 'name']"
     )
-    assert seen == []
 
 
 def test_composed_body_violating_original_schema_reports_body_path(upstream: Upstream) -> None:
     """Case 5 (S6.3): an allOf body missing a branch's required property: a `body: ...` error."""
     tools = plans("example", "createOrder")
-    result, seen = call(
+    answer = refused(
         upstream, tools, "createOrder", {"pathParams": {"storeId": "s1"}, "body": {"sku": "a"}}
     )
-    assert result.is_error
-    assert (
-        text(result)
-        == "Invalid arguments for tool 'createOrder': body: 'note' is a required property"
-    )
-    assert seen == []
+    assert answer == "Invalid arguments for tool 'createOrder': body: 'note' is a required property"
     result, seen = call(
         upstream, tools, "createOrder", {"storeId": "s1", "sku": "a", "note": "n", "quantity": 2}
     )
@@ -324,15 +323,12 @@ def test_sdk_does_not_validate_arguments_itself(upstream: Upstream) -> None:
     """The SDK (mcp 2.x low-level server and client) passes arguments through unvalidated, so
     toolshape's validation is the only one: a wrong type reaches the gateway and is refused there."""
     tools = plans("example", "searchProducts")
-    result, seen = call(
+    answer = refused(
         upstream, tools, "searchProducts", {"storeId": 5, "query": "q", "x-tenant": "a"}
     )
-    assert result.is_error
     assert (
-        text(result)
-        == "Invalid arguments for tool 'searchProducts': storeId: 5 is not of type 'string'"
+        answer == "Invalid arguments for tool 'searchProducts': storeId: 5 is not of type 'string'"
     )
-    assert seen == []
 
 
 def test_gateway_runs_over_stdio_from_the_repository_root(upstream: Upstream) -> None:
