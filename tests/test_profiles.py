@@ -279,3 +279,13 @@ def test_every_s5_row_under_both_profiles(body: Any, rule: str, keyword: str | N
     assert (legacy["style"], legacy["body"]) == ("flat", expected)
     wrapped_note = (("debug", "MCP tool request body left nested"),)
     assert legacy["notes"] == (wrapped_note if expected == "wrapped" else ())
+
+
+def test_per_channel_wrapped_body_is_required() -> None:
+    """S5 (legacy), S13.5: a wrapped body stays a required argument under per-channel validation."""
+    (tool,) = plan_operation(
+        make_document({"type": "array"}, PARAMS), PATH, "post", style="flat", profile="legacy"
+    )
+    with pytest.raises(ArgumentError, match="'body' is a required property"):
+        tool.call({"storeId": "s1"})
+    assert tool.call({"storeId": "s1", "body": [1]}).body == [1]

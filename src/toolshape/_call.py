@@ -96,6 +96,9 @@ def per_channel(
                     ArgumentIssue("", "required", f"'{channel}' is a required property")
                 )
                 continue
+            if channel == "body" and plan.body == "wrapped":
+                problems.append(ArgumentIssue("", "required", "'body' is a required property"))
+                continue
             if channel == "body":
                 continue  # an optional body that was not given is not sent (S12.3)
             split[channel] = {}
