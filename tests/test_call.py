@@ -486,3 +486,20 @@ def test_loaded_plan_routes_like_the_original(store: dict[str, Any]) -> None:
     loaded = Plan.from_dict(plan.to_dict())
     assert loaded.call(FLAT_CALL) == plan.call(FLAT_CALL)
     assert rejected(loaded, {"storeId": 1}).message == rejected(plan, {"storeId": 1}).message
+
+
+def test_request_is_plain_immutable_data(store: dict[str, Any]) -> None:
+    """S12.4: the request is a frozen description any HTTP client can send, as plain JSON data."""
+    import dataclasses
+    import json
+
+    request = tool(store).call(FLAT_CALL)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        request.url = "/elsewhere"  # type: ignore[misc]
+    assert json.loads(json.dumps(request.to_dict())) == {
+        "method": "POST",
+        "url": "/stores/s1/search?limit=10",
+        "headers": [["x-tenant", "acme"], ["content-type", "application/json"]],
+        "body": {"query": "hoodie"},
+        "contentType": "application/json",
+    }

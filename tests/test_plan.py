@@ -378,3 +378,24 @@ def test_planning_does_not_mutate_the_document(store: dict[str, Any]) -> None:
     snapshot = json.dumps(store)
     plan_document(store, style="flat")
     assert json.dumps(store) == snapshot
+
+
+def test_locations_are_source_and_escaped_pointer() -> None:
+    """S9.3: an operation's error ends with `(<source>#<pointer>)`, `/` escaped as `~1`, `~` as
+    `~0`; the configuration messages of S2.3 and S2.4 carry no location."""
+    doc = make_document({"type": "array"})
+    doc["paths"] = {
+        "/a~b/{id}": {
+            "post": {
+                "operationId": "x",
+                "parameters": [{"name": "id", "in": "path", "required": True}],
+                "requestBody": {"content": {"application/json": {"schema": {"type": "array"}}}},
+            }
+        }
+    }
+    (error,) = plan_document(doc, style="flat", source="cfg/routes.json").errors
+    assert error.message.endswith("(cfg/routes.json#/paths/~1a~0b~1{id}/post)")
+    doc["paths"]["/a~b/{id}"]["post"]["x-zuplo-mcp-tool"] = {"toolInputStyle": "FLAT"}
+    (config,) = plan_document(doc, style="flat", source="cfg/routes.json").errors
+    assert config.location is None
+    assert "#/" not in config.message

@@ -306,3 +306,19 @@ def test_cli_flatten_unions_flag(tmp_path: Any) -> None:
     out = io.StringIO()
     assert main(["plan", str(spec), "--style", "flat", "--flatten-unions"], out, io.StringIO()) == 0
     assert "hoisted" in out.getvalue()
+
+
+def test_required_only_where_every_variant_requires_it() -> None:
+    """S11.2: `required` is the intersection; a discriminator of string consts becomes an enum."""
+    body = {
+        "oneOf": [
+            obj({"kind": {"const": "a"}, "x": {}}, ["kind", "x"]),
+            obj({"kind": {"const": "b"}, "y": {}}, ["kind", "y"]),
+        ],
+        "discriminator": {"propertyName": "kind"},
+    }
+    merged = merge_union(body)
+    assert isinstance(merged, MergedUnion)
+    assert merged.schema["required"] == ["kind"]
+    assert merged.schema["properties"]["kind"] == {"type": "string", "enum": ["a", "b"]}
+    assert set(merged.widened) >= {"x", "y"}

@@ -206,12 +206,10 @@ class _Builder:
         "path_values",
         "query",
         "query_encoded",
-        "router",
         "tool",
     )
 
-    def __init__(self, plan: Plan, router: Router) -> None:
-        self.router = router
+    def __init__(self, plan: Plan) -> None:
         self.tool = plan.name
         self.path_values: dict[str, str] = {}
         self.query: list[tuple[str, str]] = []
@@ -261,7 +259,7 @@ def route_args(
         ArgumentError: a header value with CR, LF or NUL (S12.2), or an argument nothing declares.
     """
     router = router_for(plan)
-    out = _Builder(plan, router)
+    out = _Builder(plan)
     if not isinstance(arguments, dict):
         raise ArgumentError(
             plan.name, [ArgumentIssue("", "type", "the arguments must be an object")]
