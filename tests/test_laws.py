@@ -284,3 +284,18 @@ def test_total_on_huge_and_deep_arguments() -> None:
     (plan,) = plan_operation(recursive, "/t", "post", style="flat")
     with pytest.raises(ArgumentError, match="nested too deeply"):
         plan.call({"a": deep})
+
+
+def test_total_on_python_values_with_no_json_spelling() -> None:
+    """S14.4: a Python value JSON can't spell ends in an ArgumentError, not a TypeError."""
+    doc: dict[str, Any] = {
+        "openapi": "3.1.0",
+        "paths": {
+            "/t/{p}": {
+                "get": {"parameters": [{"name": "p", "in": "path", "required": True, "schema": {}}]}
+            }
+        },
+    }
+    (plan,) = plan_operation(doc, "/t/{p}", "get", style="flat")
+    with pytest.raises(ArgumentError, match="not JSON values"):
+        plan.call({"p": {1, 2}})

@@ -242,10 +242,6 @@ class _Context:
     names: Mapping[str, str]
 
 
-def _resolve_options(profile: Profile, options: Options | None) -> Options:
-    return options if options is not None else Options.preset(profile)
-
-
 def _env_error(route: str) -> PlanError:
     return PlanError(
         "configuration",
@@ -568,7 +564,7 @@ def _context(
     route: str,
     env: Mapping[str, str] | None,
 ) -> tuple[_Context, list[Diagnostic]]:
-    resolved = _resolve_options(profile, options)
+    resolved = options if options is not None else Options.preset(profile)
     server, notes = _server_style(style, resolved, env or {}, route)
     return _Context(
         resolved, route, env or {}, server, dict(styles or {}), dict(names or {})

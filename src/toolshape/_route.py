@@ -264,10 +264,15 @@ def route_args(
         raise ArgumentError(
             plan.name, [ArgumentIssue("", "type", "the arguments must be an object")]
         )
-    if reading == "flat":
-        _route_flat(plan, router, arguments, out)
-    else:
-        _route_nested(plan, router, arguments, out)
+    try:
+        if reading == "flat":
+            _route_flat(plan, router, arguments, out)
+        else:
+            _route_nested(plan, router, arguments, out)
+    except (TypeError, ValueError) as error:  # a Python value with no JSON spelling
+        raise ArgumentError(
+            plan.name, [ArgumentIssue("", "type", f"the arguments are not JSON values: {error}")]
+        ) from None
     return _finish(plan, router, out, headers)
 
 
