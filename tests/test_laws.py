@@ -35,6 +35,8 @@ class Operation:
     document: dict[str, Any]
     params: list[dict[str, Any]]
     body: dict[str, Any]
+    profile: str
+    """The laws hold under both profiles (S10); `legacy` keeps header names as declared."""
 
 
 @st.composite
@@ -73,11 +75,12 @@ def operations(draw: st.DrawFn) -> Operation:
         "info": {"title": "t", "version": "1"},
         "paths": {path: {"post": operation}},
     }
-    return Operation(document, params, body)
+    return Operation(document, params, body, draw(st.sampled_from(["2026-11-06", "legacy"])))
 
 
-def arg_name(param: dict[str, Any]) -> str:
-    return str(param["name"]).lower() if param["in"] == "header" else str(param["name"])
+def arg_name(param: dict[str, Any], profile: str = "2026-11-06") -> str:
+    lower = param["in"] == "header" and profile != "legacy"
+    return str(param["name"]).lower() if lower else str(param["name"])
 
 
 @st.composite
@@ -85,7 +88,9 @@ def flat_calls(draw: st.DrawFn, op: Operation) -> dict[str, Any]:
     call: dict[str, Any] = {}
     for param in op.params:
         if param["required"] or draw(st.booleans()):
-            call[arg_name(param)] = draw(TEXT) if param["in"] == "header" else draw(VALUES)
+            call[arg_name(param, op.profile)] = (
+                draw(TEXT) if param["in"] == "header" else draw(VALUES)
+            )
     for name in op.body["properties"]:
         if draw(st.booleans()):
             call[name] = draw(VALUES)
@@ -104,7 +109,7 @@ def twin(op: Operation, call: dict[str, Any]) -> dict[str, Any]:
     }
     nested: dict[str, Any] = {channels[p["in"]]: {} for p in op.params}
     nested["body"] = {}
-    by_name = {arg_name(p): p for p in op.params}
+    by_name = {arg_name(p, op.profile): p for p in op.params}
     for key, value in call.items():
         if key in by_name:
             nested[channels[by_name[key]["in"]]][key] = value
@@ -121,7 +126,7 @@ def accepted(plan: Plan, arguments: Any) -> Request | None:
 
 
 def flat_plan(op: Operation) -> Plan | None:
-    result = plan_document(op.document, style="flat")
+    result = plan_document(op.document, style="flat", profile=op.profile)  # type: ignore[arg-type]
     return result.tools[0] if result.tools else None
 
 
@@ -145,7 +150,7 @@ def test_nothing_lost(data: st.DataObject) -> None:
     event("accepted" if request is not None else "rejected")
     if request is None:
         return
-    by_name = {arg_name(p): p for p in op.params}
+    by_name = {arg_name(p, op.profile): p for p in op.params}
     segments = [unquote(s) for s in request.path.split("/")]
     cookie = dict(
         c.split("=", 1) for h, v in request.headers if h == "cookie" for c in v.split("; ")
@@ -181,7 +186,11 @@ def test_flat_and_nested_twin_agree(data: st.DataObject) -> None:
         return
     call = data.draw(flat_calls(op))
     (nested_plan,) = plan_operation(
-        op.document, next(iter(op.document["paths"])), "post", style="nested"
+        op.document,
+        next(iter(op.document["paths"])),
+        "post",
+        style="nested",
+        profile=op.profile,  # type: ignore[arg-type]
     )
     flat_request = accepted(plan, call)
     nested_request = accepted(nested_plan, twin(op, call))
@@ -209,8 +218,8 @@ def test_never_looser_than_the_document(data: st.DataObject) -> None:
             "header": "headers",
             "cookie": "cookies",
         }[param["in"]]
-        value = nested[channel].get(arg_name(param))
-        if value is None and arg_name(param) not in nested[channel]:
+        value = nested[channel].get(arg_name(param, op.profile))
+        if value is None and arg_name(param, op.profile) not in nested[channel]:
             assert not param["required"]
         else:
             assert Draft202012Validator(param["schema"]).is_valid(value)
