@@ -100,6 +100,15 @@ def _multiple(value: Any, step: Any) -> bool:
     return not (value % step)
 
 
+def _regex(pattern: Any) -> re.Pattern[str]:
+    """`pattern` compiled once, as jsonschema's `re.search` would read it; a pattern Python
+    can't compile leaves the schema without a fast path."""
+    try:
+        return re.compile(pattern)
+    except (re.error, TypeError):
+        raise _Unsupported("pattern") from None
+
+
 def _always(value: Any) -> bool:
     return True
 
@@ -197,11 +206,12 @@ def _additional(c: _Compiler, value: Any, schema: Any) -> Check | None:
     if value is True:
         return None
     declared = schema.get("properties", {})
-    patterns = "|".join(schema.get("patternProperties", {}))
+    joined = "|".join(schema.get("patternProperties", {}))
+    matcher = _regex(joined).search if joined else None
     sub = c.compile(value) if isinstance(value, dict) else None
 
     def extras(v: dict[str, Any]) -> list[str]:
-        return [k for k in v if k not in declared and not (patterns and re.search(patterns, k))]
+        return [k for k in v if k not in declared and not (matcher and matcher(k))]
 
     if sub is None:  # `false`, or another non-object value jsonschema treats as false
         return lambda v: not isinstance(v, dict) or not extras(v)
@@ -209,15 +219,10 @@ def _additional(c: _Compiler, value: Any, schema: Any) -> Check | None:
 
 
 def _pattern_properties(c: _Compiler, value: Any, schema: Any) -> Check:
-    pairs = tuple((pattern, c.compile(sub)) for pattern, sub in value.items())
+    pairs = tuple((_regex(pattern).search, c.compile(sub)) for pattern, sub in value.items())
     return lambda v: (
         not isinstance(v, dict)
-        or all(
-            sub(item)
-            for pattern, sub in pairs
-            for key, item in v.items()
-            if re.search(pattern, key)
-        )
+        or all(sub(item) for search, sub in pairs for key, item in v.items() if search(key))
     )
 
 
@@ -292,7 +297,8 @@ def _const(c: _Compiler, value: Any, schema: Any) -> Check:
 
 
 def _pattern(c: _Compiler, value: Any, schema: Any) -> Check:
-    return lambda v: not isinstance(v, str) or re.search(value, v) is not None
+    search = _regex(value).search
+    return lambda v: not isinstance(v, str) or search(v) is not None
 
 
 def _multiple_of(c: _Compiler, value: Any, schema: Any) -> Check:
