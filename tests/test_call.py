@@ -503,3 +503,14 @@ def test_request_is_plain_immutable_data(store: dict[str, Any]) -> None:
         "body": {"query": "hoodie"},
         "contentType": "application/json",
     }
+
+
+def test_a_plan_that_has_served_calls_still_pickles(store: dict[str, Any]) -> None:
+    """S15.1: a plan that has compiled its validators pickles as data and serves the same."""
+    import pickle
+
+    plan = tool(store)
+    request = plan.call(FLAT_CALL)
+    loaded = pickle.loads(pickle.dumps(plan))
+    assert loaded == plan
+    assert loaded.call(FLAT_CALL) == request

@@ -221,6 +221,10 @@ class Plan:
     def __hash__(self) -> int:
         return hash(self._canonical())
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # Pickles as its plain data; the compiled router and validators are rebuilt on use.
+        return (Plan.from_dict, (self.to_dict(),))
+
 
 @dataclass(frozen=True, slots=True)
 class PlanResult:
