@@ -108,7 +108,7 @@ def test_path_item_that_is_not_a_mapping() -> None:
     """A path item that is not a mapping is an error of that path."""
     doc = {"openapi": "3.1.0", "paths": {"/a": [1, 2]}}
     (error,) = plan_document(doc).errors
-    assert "path item `/a` is not a mapping" in error.message
+    assert "path item `/a` is a list, not a mapping" in error.message
 
 
 JSON = st.recursive(
@@ -205,3 +205,11 @@ def test_any_document_ends_in_result_or_own_error(document: Any, style: str, pro
         assert error.kind == "configuration" or "openapi.json#" in error.message
     for tool in result.tools:
         assert isinstance(tool.input_schema, dict)
+
+
+def test_path_item_reference_that_points_nowhere() -> None:
+    """S1.2: a path item `$ref` that resolves to nothing is an error naming the reference."""
+    doc = {"openapi": "3.1.0", "paths": {"/a": {"$ref": "#/components/pathItems/Missing"}}}
+    (error,) = plan_document(doc).errors
+    assert error.kind == "reference"
+    assert "`#/components/pathItems/Missing` points to nothing" in error.message

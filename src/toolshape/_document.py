@@ -108,6 +108,8 @@ class RawOperation:
     node: Mapping[str, Json]
     path_parameters: Json
     path_pointer: str
+    problem: Problem | None = None
+    """Why the path item itself can't be read (a bad `$ref`, not a mapping)."""
 
 
 class DocumentReader:
@@ -183,10 +185,14 @@ class DocumentReader:
             pointer = f"/paths/{escape(path)}"
             try:
                 item = self._follow(item, pointer)
-            except Problem:
-                item = None
+            except Problem as problem:
+                yield RawOperation(path, "", pointer, {}, None, pointer, problem)
+                continue
             if not isinstance(item, Mapping):
-                yield RawOperation(path, "", pointer, {}, None, pointer)
+                reason = f"the path item `{path}` is a {_kind(item)}, not a mapping"
+                yield RawOperation(
+                    path, "", pointer, {}, None, pointer, Problem("document", reason)
+                )
                 continue
             shared = item.get("parameters")
             for method, node in item.items():
@@ -202,8 +208,8 @@ class DocumentReader:
         Raises:
             Problem: a malformed parameter, a bad reference or a non-schema.
         """
-        if not raw.method:
-            self._fail("document", f"the path item `{raw.path}` is not a mapping")
+        if raw.problem is not None:
+            raise raw.problem
         if not isinstance(raw.node, Mapping):
             self._fail("document", f"the operation is a {_kind(raw.node)}, not a mapping")
         refs: list[str] = []
