@@ -514,3 +514,22 @@ def test_a_plan_that_has_served_calls_still_pickles(store: dict[str, Any]) -> No
     loaded = pickle.loads(pickle.dumps(plan))
     assert loaded == plan
     assert loaded.call(FLAT_CALL) == request
+
+
+def test_pattern_python_cannot_compile_warns_at_plan_time_and_rejects_at_call_time() -> None:
+    """S13.3, S14.3: an ECMA-only pattern is a planning warning; a value reaching it is refused,
+    never accepted unchecked; a call that doesn't reach it is served."""
+    body = {
+        "type": "object",
+        "properties": {
+            "name": {"type": "string", "pattern": "^\\p{L}+$"},
+            "n": {"type": "integer"},
+        },
+    }
+    plan = tool(make_document(body, []))
+    (note,) = plan.diagnostics
+    assert note.level == "warning"
+    assert "`^\\p{L}+$` is not a Python regular expression" in note.message
+    error = rejected(plan, {"name": "abc"})
+    assert "can't be evaluated" in error.message
+    assert plan.call({"n": 1}).body == {"n": 1}

@@ -59,6 +59,8 @@ _SCHEMA_MAP = frozenset(
 _SCHEMA_LIST = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
 
 _BASE_URI = "urn:toolshape:document"
+#: Keywords whose values are data, not schemas.
+_DATA = frozenset({"enum", "const", "default", "examples", "example"})
 _DRAFT2019 = "https://json-schema.org/draft/2019-09/schema"
 _COMPONENT = re.compile(r"^/components/schemas/([A-Za-z0-9._-]+)$")
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
@@ -151,6 +153,9 @@ class DocumentReader:
         self._taken: set[str] = set()
         self._defs: dict[str, tuple[Schema, tuple[str, ...]]] = {}
         self._def_pointer: dict[str, str] = {}
+        self._patterns: dict[str, bool] = {}
+        self._foreign_seen = False
+        self._def_patterns: dict[str, list[str]] = {}
         components = document.get("components")
         schemas = components.get("schemas") if isinstance(components, Mapping) else None
         if isinstance(schemas, Mapping):
@@ -216,15 +221,24 @@ class DocumentReader:
         params = self._parameters(raw, refs)
         bodies = self._bodies(raw, refs)
         operation_id = raw.node.get("operationId")
+        defs = self.bundle(refs)
+        foreign: list[str] = []
+        if self._foreign_seen:  # only documents with such a pattern pay for the search
+            foreign = [
+                *(p for param in params for p in self._foreign(param.schema)),
+                *(p for body in bodies for p in self._foreign(body.schema)),
+                *(p for name in defs for p in self._def_foreign(name)),
+            ]
         return Operation(
             path=raw.path,
             method=raw.method,
             operation_id=operation_id if isinstance(operation_id, str) else None,
             parameters=params,
             bodies=bodies,
-            defs=self.bundle(refs),
+            defs=defs,
             pointer=raw.pointer,
             extensions={k: v for k, v in raw.node.items() if isinstance(k, str) and k[:2] == "x-"},
+            foreign_patterns=tuple(dict.fromkeys(foreign)),
         )
 
     def _parameters(self, raw: RawOperation, refs: list[str]) -> tuple[Parameter, ...]:
@@ -456,6 +470,45 @@ class DocumentReader:
             seen.append(target)
             schema = defs.get(target)
 
+    # -- patterns ----------------------------------------------------------------------------
+
+    def _compiles(self, pattern: str) -> bool:
+        known = self._patterns.get(pattern)
+        if known is None:
+            try:
+                re.compile(pattern)
+                known = True
+            except re.error:
+                known = False
+            self._patterns[pattern] = known
+        return known
+
+    def _foreign(self, schema: Schema) -> list[str]:
+        """Patterns in `schema` (not following `$ref`s) that Python's `re` can't compile."""
+        found: list[str] = []
+        stack: list[Json] = [schema]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, Mapping):
+                pattern = node.get("pattern")
+                if isinstance(pattern, str) and not self._compiles(pattern):
+                    found.append(pattern)
+                keyed = node.get("patternProperties")
+                if isinstance(keyed, Mapping):
+                    found.extend(k for k in keyed if isinstance(k, str) and not self._compiles(k))
+                stack.extend(
+                    v for k, v in node.items() if k not in _DATA and isinstance(v, (Mapping, list))
+                )
+            elif isinstance(node, list):
+                stack.extend(v for v in node if isinstance(v, (Mapping, list)))
+        return found
+
+    def _def_foreign(self, name: str) -> list[str]:
+        found = self._def_patterns.get(name)
+        if found is None:
+            found = self._def_patterns[name] = self._foreign(self._defs[name][0])
+        return found
+
     # -- schemas -----------------------------------------------------------------------------
 
     def root_schema(self, node: Json, pointer: str, refs: list[str]) -> Schema:
@@ -496,6 +549,8 @@ class DocumentReader:
             if key in _SCHEMA_VALUE or (key == "items" and not isinstance(value, list)):
                 out[key] = self._schema(value, f"{pointer}/{key}", refs)
             elif key in _SCHEMA_MAP and isinstance(value, Mapping):
+                if key == "patternProperties" and not all(self._compiles(str(k)) for k in value):
+                    self._foreign_seen = True
                 base = f"{pointer}/{escape(key)}"
                 out[key] = {
                     k: self._schema(v, f"{base}/{escape(k)}", refs) for k, v in value.items()
@@ -506,6 +561,10 @@ class DocumentReader:
                 ]
             elif key == "$ref" and isinstance(value, str):
                 out[key] = self._ref(value, refs)
+            elif key == "pattern" and isinstance(value, str):
+                out[key] = value
+                if not self._compiles(value):
+                    self._foreign_seen = True
             elif key == "$dynamicRef" and isinstance(value, str) and value.startswith("#/"):
                 # A pointer (not an anchor) behaves like `$ref`, so it is bundled the same way.
                 out[key] = self._ref(value, refs)

@@ -373,6 +373,13 @@ class _Tool:
         dialect = DIALECTS.get(body.dialect) if body else None
         self.declare = dialect.declare if dialect else None
         self.diagnostics: list[Diagnostic] = []
+        for pattern in op.foreign_patterns:
+            self.note(
+                "warning",
+                "MCP tool schema has a pattern Python can't evaluate",
+                f"`{pattern}` is not a Python regular expression (ECMA-262 only), so a call whose "
+                "value reaches it is rejected with an argument error, never accepted unchecked",
+            )
 
     def fail(self, kind: PlanErrorKind, reason: str, **fields: Any) -> PlanError:
         return PlanError(

@@ -93,6 +93,8 @@ class Operation:
     """The JSON pointer of the operation inside its document (`/paths/~1things/post`)."""
     extensions: Mapping[str, Json]
     """The operation's `x-` keys, for S2.2."""
+    foreign_patterns: tuple[str, ...] = ()
+    """Patterns in its schemas that Python's `re` can't compile (ECMA-262 only, like `\\p{L}`)."""
 
 
 @dataclass(frozen=True, slots=True)
