@@ -1,0 +1,42 @@
+"""The runnable examples and benchmark scripts still run (smoke tests; no timing is asserted)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(*args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, *args], capture_output=True, text=True, check=False, cwd=ROOT
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_plan_and_call_example() -> None:
+    """examples/plan_and_call.py plans the bundled example and shows a request and an error."""
+    out = run("examples/plan_and_call.py")
+    assert "POST /stores/s1/search?limit=10" in out
+    assert '"isError": true' in out
+
+
+@pytest.mark.slow
+def test_planning_benchmark_prints_its_table() -> None:
+    """benchmarks/plan_corpus.py runs over the corpus and prints one row per document."""
+    out = run("benchmarks/plan_corpus.py", "--runs", "1")
+    assert out.count(".json") == 8
+    assert "both styles, all eight documents" in out
+
+
+@pytest.mark.slow
+def test_call_benchmark_prints_its_table() -> None:
+    """benchmarks/call_speed.py runs every case against its floor and prints the ratios."""
+    out = run("benchmarks/call_speed.py", "--number", "20")
+    assert out.count("\n") == 5
+    assert "call/floor" in out
