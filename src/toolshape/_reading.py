@@ -4,25 +4,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from toolshape._route import router_for
 from toolshape._types import Json, Reading
 
 if TYPE_CHECKING:
     from toolshape._plan import Plan
 
-_CHANNELS = frozenset({"pathParams", "queryParams", "body", "headers"})
-_WITH_COOKIES = _CHANNELS | {"cookies"}
-
 NESTED_ONLY: tuple[Reading, ...] = ("nested",)
 NESTED_FIRST: tuple[Reading, ...] = ("nested", "flat")
 FLAT_THEN_NESTED: tuple[Reading, ...] = ("flat", "nested")
 FLAT_ONLY: tuple[Reading, ...] = ("flat",)
-
-
-def channel_names(plan: Plan) -> frozenset[str]:
-    """The channel names a call to `plan` may use: `cookies` only with cookie parameters."""
-    if any(p.channel == "cookie" for p in plan.parameters):
-        return _WITH_COOKIES
-    return _CHANNELS
 
 
 def pick_reading(plan: Plan, arguments: Json) -> tuple[Reading, ...]:
@@ -36,7 +27,7 @@ def pick_reading(plan: Plan, arguments: Json) -> tuple[Reading, ...]:
         return NESTED_ONLY
     if not isinstance(arguments, dict) or not arguments:
         return FLAT_ONLY
-    channels = channel_names(plan)
+    channels = router_for(plan).channel_names
     if not all(key in channels for key in arguments):
         return FLAT_ONLY
     properties = plan.advertised.get("properties", {})

@@ -25,6 +25,7 @@ _QUERY_SAFE = ",|"
 #: (`&`, `=`, `#` and `+` stay encoded, so every argument arrives as exactly one value).
 _QUERY_RESERVED_SAFE = ",|:/?[]@!$'()*;"
 _CHANNEL_OF_ARGUMENT: Mapping[str, Channel] = {v: k for k, v in CHANNEL_ARGUMENT.items()}
+_CHANNEL_NAMES = frozenset({"pathParams", "queryParams", "body", "headers"})
 
 Inbound = Mapping[str, str] | Iterable[tuple[str, str]] | None
 
@@ -42,6 +43,8 @@ class Router:
     """S1.6: a query written in the path key, sent before the arguments' query."""
     key_query_encoded: tuple[str, ...]
     body_properties: frozenset[str]
+    channel_names: frozenset[str]
+    """S13.1: the names a nested call may use: `cookies` only with cookie parameters."""
 
 
 def build_router(plan: Plan) -> Router:
@@ -59,6 +62,7 @@ def build_router(plan: Plan) -> Router:
         key_query=pairs,
         key_query_encoded=tuple(f"{_encode(k, '[]')}={_encode(v, _QUERY_SAFE)}" for k, v in pairs),
         body_properties=frozenset(plan.body_properties),
+        channel_names=_CHANNEL_NAMES | ({"cookies"} if "cookie" in by_channel else set()),
     )
 
 
