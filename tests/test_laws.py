@@ -9,7 +9,7 @@ from typing import Any
 from urllib.parse import unquote
 
 import pytest
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
@@ -99,6 +99,16 @@ def flat_calls(draw: st.DrawFn, op: Operation) -> dict[str, Any]:
     return call
 
 
+@st.composite
+def planned_calls(draw: st.DrawFn) -> tuple[Operation, Plan, dict[str, Any]]:
+    """A generated operation, its flat plan, and a generated flat call to it."""
+    op = draw(operations())
+    plan = flat_plan(op)
+    assume(plan is not None)
+    assert plan is not None
+    return op, plan, draw(flat_calls(op))
+
+
 def twin(op: Operation, call: dict[str, Any]) -> dict[str, Any]:
     """The nested form of a flat call: one object per declared channel."""
     channels = {
@@ -141,11 +151,7 @@ LAWS = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCh
 @given(st.data())
 def test_nothing_lost(data: st.DataObject) -> None:
     """S14.2: every argument of an accepted call appears exactly once, value unchanged."""
-    op = data.draw(operations())
-    plan = flat_plan(op)
-    if plan is None:
-        return
-    call = data.draw(flat_calls(op))
+    op, plan, call = data.draw(planned_calls())
     request = accepted(plan, call)
     event("accepted" if request is not None else "rejected")
     if request is None:
@@ -180,11 +186,7 @@ def test_nothing_lost(data: st.DataObject) -> None:
 @given(st.data())
 def test_flat_and_nested_twin_agree(data: st.DataObject) -> None:
     """S13.1, S14: a flat call and its nested twin give equal requests or are both rejected."""
-    op = data.draw(operations())
-    plan = flat_plan(op)
-    if plan is None:
-        return
-    call = data.draw(flat_calls(op))
+    op, plan, call = data.draw(planned_calls())
     (nested_plan,) = plan_operation(
         op.document,
         next(iter(op.document["paths"])),
@@ -202,11 +204,7 @@ def test_flat_and_nested_twin_agree(data: st.DataObject) -> None:
 @given(st.data())
 def test_never_looser_than_the_document(data: st.DataObject) -> None:
     """S14.3: a flat call is accepted only if its nested twin satisfies the original schemas."""
-    op = data.draw(operations())
-    plan = flat_plan(op)
-    if plan is None:
-        return
-    call = data.draw(flat_calls(op))
+    op, plan, call = data.draw(planned_calls())
     if accepted(plan, call) is None:
         return
     nested = twin(op, call)
