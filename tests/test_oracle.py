@@ -226,8 +226,9 @@ def test_suite_group_as_property(path: Path, group: dict[str, Any]) -> None:
 
 def test_report_tally() -> None:
     """Print the oracle's counts (docs/oracle.md records them); runs after the groups."""
-    if TALLY["groups"]:
-        print(f"\nas body: {json.dumps(TALLY)}\nas property: {json.dumps(AS_PROPERTY)}")
-        print(f"unions (flatten_unions on): {json.dumps(UNION_TALLY)}")
-        assert TALLY["mismatches"] == 0
-        assert {name.rsplit("/", 1)[0] for name in PYTHON_RE} >= MISMATCHED
+    if not TALLY["groups"]:
+        pytest.skip("the tally is reported only when the suite groups ran in this session")
+    print(f"\nas body: {json.dumps(TALLY)}\nas property: {json.dumps(AS_PROPERTY)}")
+    print(f"unions (flatten_unions on): {json.dumps(UNION_TALLY)}")
+    assert TALLY["mismatches"] == 0
+    assert {name.rsplit("/", 1)[0] for name in PYTHON_RE} >= MISMATCHED

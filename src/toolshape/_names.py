@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import re
 
-#: S8.1: a valid MCP tool name.
-TOOL_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,128}$")
+#: S8.1: a valid MCP tool name is `[A-Za-z0-9_.-]{1,128}`; anything else is replaced.
 _INVALID = re.compile(r"[^A-Za-z0-9_.-]")
 MAX_NAME = 128
 
