@@ -61,13 +61,26 @@ def make_document(
     content_type: str = "application/json",
     operation: dict[str, Any] | None = None,
     components: dict[str, Any] | None = None,
-    path: str = "/stores/{storeId}/search",
+    path: str | None = None,
     method: str = "post",
     body_required: bool | None = None,
 ) -> dict[str, Any]:
-    """A one-operation document in the shape of the worked example (`searchProducts`)."""
+    """A one-operation document in the shape of the worked example (`searchProducts`).
+
+    The path is the worked example's, unless `parameters` declare other path parameters: then
+    it is `/search` with one `{variable}` per path parameter (S12.1: template and parameters
+    must agree).
+    """
     op: dict[str, Any] = {"operationId": "searchProducts"}
     op["parameters"] = copy.deepcopy(STORE_PARAMETERS if parameters is None else parameters)
+    if path is None:
+        well_formed = all(isinstance(p, dict) and "name" in p for p in op["parameters"])
+        names = [p["name"] for p in op["parameters"] if well_formed and p.get("in") == "path"]
+        path = (
+            "/search" + "".join(f"/{{{name}}}" for name in names)
+            if well_formed and names != ["storeId"]
+            else "/stores/{storeId}/search"
+        )
     if body is not None:
         media = {} if body == "no-schema" else {"schema": copy.deepcopy(body)}
         op["requestBody"] = {"content": {content_type: media}}
@@ -82,6 +95,12 @@ def make_document(
     if components:
         doc["components"] = components
     return doc
+
+
+def only_path(doc: dict[str, Any]) -> str:
+    """The path key of a one-operation document."""
+    (path,) = doc["paths"]
+    return str(path)
 
 
 def accepts(plan: Plan, arguments: Any) -> bool:

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import make_document
+from tests.conftest import make_document, only_path
 from toolshape import (
     NO_BODY,
     ArgumentError,
@@ -28,9 +28,9 @@ NESTED_CALL = {
 
 
 def tool(
-    doc: dict[str, Any], style: str = "flat", path: str = PATH, method: str = "post", **kw: Any
+    doc: dict[str, Any], style: str = "flat", path: str | None = None, method: str = "post", **kw: Any
 ) -> Plan:
-    (only,) = plan_operation(doc, path, method, style=style, **kw)
+    (only,) = plan_operation(doc, path or only_path(doc), method, style=style, **kw)
     return only
 
 

@@ -2,27 +2,32 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 
-from tests.conftest import make_document
+from tests.conftest import make_document, only_path
 from toolshape import PlanError, plan_document, plan_operation
 
 
 def one(
     doc: dict[str, Any],
     style: str = "flat",
-    path: str = "/stores/{storeId}/search",
+    path: str | None = None,
     method: str = "post",
 ) -> Any:
-    (only,) = plan_operation(doc, path, method, style=style)
+    (only,) = plan_operation(doc, path or only_path(doc), method, style=style)
     return only
 
 
 def test_path_item_parameters_merge_and_operation_wins() -> None:
     """S1.1: path-item parameters are merged; the operation's entry wins for (name, in)."""
-    doc = make_document(None, [{"name": "limit", "in": "query", "schema": {"type": "integer"}}])
+    doc = make_document(
+        None,
+        [{"name": "limit", "in": "query", "schema": {"type": "integer"}}],
+        path="/stores/{storeId}/search",
+    )
     doc["paths"]["/stores/{storeId}/search"]["parameters"] = [
         {"name": "storeId", "in": "path", "required": True, "schema": {"type": "string"}},
         {"name": "limit", "in": "query", "schema": {"type": "string"}},
@@ -75,7 +80,7 @@ def test_ref_parameters_and_request_bodies_are_resolved() -> None:
 )
 def test_malformed_parameter_is_a_planning_error(parameter: Any, needle: str) -> None:
     """S1.1: a parameter without name or in, or with an unknown in, is an error of its operation."""
-    doc = make_document(None, [parameter])
+    doc = make_document(None, [parameter], path="/stores/{storeId}/search")
     with pytest.raises(PlanError) as caught:
         one(doc)
     assert caught.value.kind == "parameter"
@@ -174,7 +179,13 @@ def test_reserved_headers_are_ignored(name: str) -> None:
 )
 def test_odd_path_keys_are_kept_as_written(path: str, name: str) -> None:
     """S1.6, S8.1: path keys with literal text, queries or fragments plan; names derive from them."""
-    doc = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {path: {"get": {}}}}
+    variables = re.findall(r"\{(\w+)\}", path)
+    parameters = [{"name": v, "in": "path", "required": True} for v in variables]
+    doc = {
+        "openapi": "3.1.0",
+        "info": {"title": "t", "version": "1"},
+        "paths": {path: {"get": {"parameters": parameters}}},
+    }
     (tool,) = plan_operation(doc, path, "get")
     assert tool.path == path
     assert tool.name == name

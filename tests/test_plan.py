@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import LOCATION, SOURCE, STORE_BODY, make_document, spec_error
+from tests.conftest import LOCATION, SOURCE, STORE_BODY, make_document, only_path, spec_error
 from toolshape import Options, Plan, PlanError, plan_document, plan_operation
 
 PATH = "/stores/{storeId}/search"
@@ -187,7 +187,7 @@ def test_collision_message_is_the_reference_text() -> None:
     ]
     doc = make_document({"type": "object", "properties": {"id": {"type": "integer"}}}, params)
     with pytest.raises(PlanError) as caught:
-        plan_operation(doc, PATH, "post", style="flat", source=SOURCE)
+        plan_operation(doc, only_path(doc), "post", style="flat", source=SOURCE)
     error = caught.value
     assert str(error) == spec_error(
         "MCP tool 'searchProducts' (operation searchProducts): toolInputStyle is \"flat\", but its input"
@@ -234,7 +234,7 @@ def test_collision_pairs(
         {"type": "object", "properties": body} if body is not None else None, params
     )
     with pytest.raises(PlanError) as caught:
-        plan_operation(doc, PATH, "post", style="flat")
+        plan_operation(doc, only_path(doc), "post", style="flat")
     assert (caught.value.property, caught.value.channels) == (name, channels)
     assert f"`{name}` is declared by both `{channels[0]}` and `{channels[1]}`" in str(caught.value)
 
@@ -252,7 +252,7 @@ def test_collision_falls_back_to_nested_under_legacy() -> None:
     """S9.1 (legacy): the whole tool stays nested with a warning naming property and channels."""
     params = [{"name": "storeId", "in": "path", "required": True, "schema": {}}]
     doc = make_document({"type": "object", "properties": {"storeId": {}}}, params)
-    (tool,) = plan_operation(doc, PATH, "post", style="flat", profile="legacy", source=SOURCE)
+    (tool,) = plan_operation(doc, only_path(doc), "post", style="flat", profile="legacy", source=SOURCE)
     assert tool.style == "nested"
     (note,) = tool.diagnostics
     assert note.level == "warning"
@@ -265,7 +265,7 @@ def test_parameter_named_body_beside_wrapped_body_collides_under_legacy() -> Non
     """S9.1: a parameter named `body` beside a wrapped body is a collision (legacy)."""
     params = [{"name": "body", "in": "query", "schema": {}}]
     doc = make_document({"type": "array"}, params)
-    (tool,) = plan_operation(doc, PATH, "post", style="flat", profile="legacy")
+    (tool,) = plan_operation(doc, only_path(doc), "post", style="flat", profile="legacy")
     assert tool.style == "nested"
     assert (
         "`body` is declared as a parameter by `queryParams` and is also where this operation's request body has to go"
@@ -276,7 +276,7 @@ def test_parameter_named_body_beside_wrapped_body_collides_under_legacy() -> Non
 def test_wrapped_body_under_legacy_matches_reference_schema() -> None:
     """S5 (legacy): the array body stays under a required `body`, parameters still flat."""
     doc = make_document({"type": "array", "items": {"type": "string"}})
-    (tool,) = plan_operation(doc, PATH, "post", style="flat", profile="legacy")
+    (tool,) = plan_operation(doc, only_path(doc), "post", style="flat", profile="legacy")
     expected = {
         "type": "object",
         "properties": {

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import STORE_BODY, make_document
+from tests.conftest import STORE_BODY, make_document, only_path
 from tests.test_hoist import ROWS
 from toolshape import NO_BODY, ArgumentError, Options, PlanError, plan_document, plan_operation
 from toolshape.cli import main
@@ -153,8 +153,8 @@ def test_validation_whole_passes_values_unchanged_per_channel_inserts_defaults()
         "properties": {"q": {"type": "string"}, "sort": {"type": "string", "default": "name"}},
     }
     doc = make_document(body, params)
-    (modern,) = plan_operation(doc, PATH, "post", style="flat")
-    (legacy,) = plan_operation(doc, PATH, "post", style="flat", profile="legacy")
+    (modern,) = plan_operation(doc, only_path(doc), "post", style="flat")
+    (legacy,) = plan_operation(doc, only_path(doc), "post", style="flat", profile="legacy")
     call = {"storeId": "s1", "q": "hoodie"}
     assert modern.call(call).url == "/stores/s1/search"
     assert modern.call(call).body == {"q": "hoodie"}
@@ -262,10 +262,16 @@ def test_every_s5_row_under_both_profiles(body: Any, rule: str, keyword: str | N
     components: dict[str, Any] | None = None
     if isinstance(body, dict) and body.get("$ref") == "#/$defs/X":  # a document's refs are its own
         body, components = {**body, "$ref": "#/components/schemas/X"}, {"schemas": {"X": {}}}
+    params = PARAMS
     if isinstance(body, dict) and body.get("$recursiveAnchor") is True:  # a 2019-09 keyword
         body = {"$schema": "https://json-schema.org/draft/2019-09/schema", **body}
-    doc = make_document("no-schema" if body is None else body, PARAMS, components=components)
+        params = []  # S4.7: 2020-12 parameters beside a 2019-09 body would be two dialects
+    doc = make_document("no-schema" if body is None else body, params, components=components)
     modern, legacy = observe(doc, "2026-11-06"), observe(doc, "legacy")
+    if isinstance(body, dict) and isinstance(body.get("properties"), list):
+        # S1.4: a schema its meta-schema rejects is refused before any S5 row looks at it.
+        assert modern["errors"] == legacy["errors"] == (("schema", "S1.4"),)
+        return
     assert legacy["errors"] == ()
     if rule == "hoisted":
         assert modern["errors"] == ()

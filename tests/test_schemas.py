@@ -8,12 +8,12 @@ from typing import Any
 import pytest
 from jsonschema import validators
 
-from tests.conftest import STORE_BODY, make_document, spec_example
-from toolshape import Plan, plan_operation
+from tests.conftest import STORE_BODY, make_document, only_path, spec_example
+from toolshape import Plan, PlanError, plan_operation
 
 
 def plan(doc: dict[str, Any], style: str = "flat", **kwargs: Any) -> Plan:
-    (only,) = plan_operation(doc, "/stores/{storeId}/search", "post", style=style, **kwargs)
+    (only,) = plan_operation(doc, only_path(doc), "post", style=style, **kwargs)
     return only
 
 
@@ -213,12 +213,36 @@ def test_draft07_body_declares_its_dialect_at_the_flat_root() -> None:
         "type": "object",
         "properties": {"t": {"items": [{"type": "string"}]}},
     }
-    flat = plan(make_document(body)).input_schema
+    flat = plan(make_document(body, [])).input_schema
     assert flat["$schema"] == "http://json-schema.org/draft-07/schema#"
     assert next(iter(flat)) == "$schema"
     validator = validators.validator_for(flat)(flat)
-    assert not validator.is_valid({"storeId": "s", "x-tenant": "t", "t": [1]})
+    assert not validator.is_valid({"t": [1]})
     assert "$schema" not in plan(make_document(STORE_BODY)).input_schema
+
+
+@pytest.mark.parametrize("style", ["flat", "nested"])
+def test_a_tool_in_two_dialects_is_a_schema_error(style: str) -> None:
+    """S4.7: a draft-07 body beside 2020-12 parameters can't share one root, in either style."""
+    body = {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "properties": {}}
+    with pytest.raises(PlanError) as caught:
+        plan(make_document(body), style=style)
+    assert (caught.value.kind, caught.value.rule) == ("schema", "S4.7")
+    assert (
+        "its schemas are not all in one dialect: the parameter `storeId` is "
+        "`https://json-schema.org/draft/2020-12/schema` and the body is "
+        "`http://json-schema.org/draft-07/schema#`"
+    ) in caught.value.message
+
+
+def test_a_tool_without_body_declares_its_parameters_dialect() -> None:
+    """S4.7: with no body, the root declares the document's `jsonSchemaDialect` (not 2020-12)."""
+    doc = make_document(None, [{"name": "q", "in": "query", "schema": {"type": "string"}}])
+    doc["jsonSchemaDialect"] = "http://json-schema.org/draft-07/schema#"
+    assert plan(doc).input_schema["$schema"] == "http://json-schema.org/draft-07/schema#"
+    assert plan(doc, style="nested").input_schema["$schema"] == (
+        "http://json-schema.org/draft-07/schema#"
+    )
 
 
 def test_openapi_30_nullable_and_exclusive_bounds_are_converted() -> None:

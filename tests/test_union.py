@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from tests.conftest import accepts, make_document
+from tests.conftest import accepts, make_document, only_path
 from toolshape import ArgumentError, Options, Plan, PlanError, Wrapped, hoist_body, plan_operation
 from toolshape._union import MergedUnion, merge_union
 
@@ -176,7 +176,7 @@ def test_refusals_keep_an_s5_reason(body: dict[str, Any], needle: str) -> None:
 def union_tool(body: Any, params: list[dict[str, Any]] | None = None) -> Plan:
     """A flat tool whose (required) body is `body`, with unions flattening."""
     doc = make_document(body, params or [], body_required=True)
-    (tool,) = plan_operation(doc, PATH, "post", style="flat", options=UNIONS)
+    (tool,) = plan_operation(doc, only_path(doc), "post", style="flat", options=UNIONS)
     return tool
 
 
@@ -185,7 +185,7 @@ def test_union_body_is_an_error_without_the_option() -> None:
     with pytest.raises(PlanError) as caught:
         plan_operation(
             make_document({"type": "object", "properties": {}, "oneOf": [CAT, DOG]}, []),
-            PATH,
+            "/search",
             "post",
             style="flat",
         )
@@ -219,7 +219,11 @@ def test_union_property_colliding_with_a_parameter_is_a_collision() -> None:
     params = [{"name": "kind", "in": "query", "schema": {"type": "string"}}]
     with pytest.raises(PlanError) as caught:
         plan_operation(
-            make_document({"oneOf": [CAT, DOG]}, params), PATH, "post", style="flat", options=UNIONS
+            make_document({"oneOf": [CAT, DOG]}, params),
+            "/search",
+            "post",
+            style="flat",
+            options=UNIONS,
         )
     assert (caught.value.kind, caught.value.channels) == ("collision", ("queryParams", "body"))
 

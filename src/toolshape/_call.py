@@ -18,7 +18,7 @@ def validator(plan: Plan, which: str) -> Judge:
     """The plan's judge for `flat`, `nested` or `check`, built once (S13.3)."""
     judge: Judge | None = plan._cache.get(which)
     if judge is None:
-        schema = {"flat": plan.advertised, "nested": plan.nested, "check": plan.body_check}[which]
+        schema = {"flat": plan._input, "nested": plan._nested, "check": plan._check}[which]
         judge = plan._cache[which] = Judge(schema)
     return judge
 
@@ -28,10 +28,10 @@ def _channel_validator(plan: Plan, channel: str) -> Judge:
     key = "channel:" + channel
     judge: Judge | None = plan._cache.get(key)
     if judge is None:
-        schema: dict[str, Json] = {"allOf": [plan.nested["properties"][channel]]}
+        schema: dict[str, Json] = {"allOf": [plan._nested["properties"][channel]]}
         for keyword in ("$schema", "$defs"):
-            if keyword in plan.nested:
-                schema[keyword] = plan.nested[keyword]
+            if keyword in plan._nested:
+                schema[keyword] = plan._nested[keyword]
         judge = plan._cache[key] = Judge(schema)
     return judge
 
@@ -87,7 +87,7 @@ def per_channel(
     split = _split(plan, arguments) if reading == "flat" else dict(arguments)
     if isinstance(split, list):
         return split
-    channels = plan.nested["properties"]
+    channels = plan._nested["properties"]
     problems = [_unexpected(key) for key in split if key not in channels]
     for channel, schema in channels.items():
         if channel not in split:
@@ -124,7 +124,7 @@ def attempt(
 
 def _checked(plan: Plan, request: Request) -> Request | list[ArgumentIssue]:
     """S6.3, S11: the original body schema judges the routed body too, with nested paths."""
-    if plan.body_check is not None and request.body is not NO_BODY:
+    if plan._check is not None and request.body is not NO_BODY:
         problems = validator(plan, "check").problems(request.body, "body")
         if problems:
             return problems

@@ -1,15 +1,19 @@
 """A compiled fast path for the per-call check (S13.3): is this instance valid?
 
 `compile_check` turns a self-contained 2020-12 or draft-07 schema into one Python predicate made
-of closures, mirroring `jsonschema`'s own keyword functions. It only ever *proves validity*: the
-caller accepts a call when the predicate says valid, and otherwise asks `jsonschema` itself, which
-decides and words the errors. A schema using anything this module does not mirror exactly
-(`unevaluated*`, `$dynamicRef`, a reference outside the schema, an unknown dialect) gets no fast
-path (`None`), and `jsonschema` alone judges it.
+of closures, mirroring `jsonschema`'s own keyword functions (and the total keywords of
+`_validate`) exactly, in both directions: a sub-predicate's `False` is negated by `not`, counted
+by `oneOf` and `contains`, so "invalid" must be as exact as "valid" (S14.3). The caller accepts a
+call when the predicate says valid, and otherwise asks `jsonschema` itself, which decides and
+words the errors. Where a keyword can't be mirrored for a value the predicate raises, and the
+caller asks `jsonschema`. A schema using anything this module does not mirror exactly
+(`unevaluated*`, `$dynamicRef`, a reference outside the schema, an unknown dialect, a pattern
+with nested quantifiers that must not run twice) gets no fast path (`None`).
 """
 
 from __future__ import annotations
 
+import math
 import numbers
 import re
 from collections.abc import Callable, Mapping, Sequence, Sized
@@ -17,8 +21,10 @@ from fractions import Fraction
 from typing import Any
 
 from jsonschema import Draft7Validator, Draft202012Validator
+from jsonschema._utils import uniq as _jsonschema_uniq
 
 from toolshape._dialects import DRAFT7, DRAFT2020_12
+from toolshape._regex import nested_quantifier
 
 Check = Callable[[Any], bool]
 
@@ -81,31 +87,82 @@ def equal(one: Any, two: Any) -> bool:
     return bool(_unbool(one) == _unbool(two))
 
 
+def _key(value: Any) -> Any:
+    """A hashable key equal for exactly the values jsonschema's `equal` calls equal."""
+    kind = value.__class__
+    if kind is str:
+        return value
+    if kind is bool:
+        return ("b", value)
+    if kind is int or kind is float:
+        return ("n", value)
+    if value is None:
+        return ("z",)
+    if kind is list:
+        return ("l", tuple(_key(v) for v in value))
+    if kind is dict:
+        return ("d", frozenset((k, _key(v)) for k, v in value.items()))
+    raise TypeError(kind.__name__)
+
+
 def _unique(items: list[Any]) -> bool:
-    seen: list[Any] = []
-    for item in items:
-        if any(equal(item, other) for other in seen):
-            return False
-        seen.append(item)
-    return True
+    """jsonschema's `uniq`, hashed where that gives its exact verdict: O(n), not O(n²)."""
+    kinds = {item.__class__ for item in items}
+    if kinds <= {str} or kinds <= {int}:
+        return len(set(items)) == len(items)
+    if kinds <= {dict}:  # jsonschema compares dicts pairwise (they don't sort): hashing agrees
+        return len({_key(item) for item in items}) == len(items)
+    return bool(_jsonschema_uniq(items))
 
 
-def _multiple(value: Any, step: Any) -> bool:
+def is_multiple(value: Any, step: Any) -> bool:
+    """`multipleOf` as jsonschema decides it, made total (S14.4): NaN and infinities are no
+    multiple of anything; a float quotient too large for `int` is decided exactly."""
+    if value.__class__ is float and not math.isfinite(value):
+        return False
     if isinstance(step, float):
-        quotient = value / step
         try:
+            quotient = value / step
             return bool(int(quotient) == quotient)
         except OverflowError:
             return (Fraction(value) / Fraction(step)).denominator == 1
     return not (value % step)
 
 
+_PLAIN = frozenset({str, int, float, bool, type(None), list, dict})
+
+
+def members(values: Any) -> Check:
+    """A predicate for `enum` membership with jsonschema's equality (`True` is not `1`, `1` is
+    `1.0`): strings and numbers hashed, everything else compared one by one."""
+    values = tuple(values)
+    if any(v.__class__ not in _PLAIN for v in values):
+        return lambda v: any(equal(option, v) for option in values)
+    strings = {v for v in values if v.__class__ is str}
+    numbers_ = {v for v in values if v.__class__ is int or v.__class__ is float}
+    rest = tuple(v for v in values if v.__class__ not in (str, int, float))
+
+    def check(v: Any) -> bool:
+        kind = v.__class__
+        if kind is str:
+            return v in strings
+        if kind is int or kind is float:
+            return v in numbers_  # `in` is identity, then `==`: as jsonschema's `equal`
+        if kind in _PLAIN:
+            return any(equal(option, v) for option in rest)
+        return any(equal(option, v) for option in values)
+
+    return check
+
+
 def _regex(pattern: Any) -> re.Pattern[str]:
     """`pattern` compiled once, as jsonschema's `re.search` would read it; a pattern Python
     can't compile leaves the schema without a fast path."""
+    if not isinstance(pattern, str) or nested_quantifier(pattern):
+        raise _Unsupported("pattern")  # S13.3: jsonschema alone runs it, once
     try:
         return re.compile(pattern)
-    except (re.error, TypeError):
+    except (re.error, TypeError, RecursionError, OverflowError):
         raise _Unsupported("pattern") from None
 
 
@@ -203,8 +260,8 @@ def _required(c: _Compiler, value: Any, schema: Any) -> Check:
 
 
 def _additional(c: _Compiler, value: Any, schema: Any) -> Check | None:
-    if value is True:
-        return None
+    if not isinstance(value, dict) and value:
+        return None  # `true` (or any truthy non-schema): jsonschema checks nothing
     declared = schema.get("properties", {})
     joined = "|".join(schema.get("patternProperties", {}))
     matcher = _regex(joined).search if joined else None
@@ -213,7 +270,7 @@ def _additional(c: _Compiler, value: Any, schema: Any) -> Check | None:
     def extras(v: dict[str, Any]) -> list[str]:
         return [k for k in v if k not in declared and not (matcher and matcher(k))]
 
-    if sub is None:  # `false`, or another non-object value jsonschema treats as false
+    if sub is None:  # `false`, or another falsy non-object value jsonschema treats as false
         return lambda v: not isinstance(v, dict) or not extras(v)
     return lambda v: not isinstance(v, dict) or all(sub(v[k]) for k in extras(v))
 
@@ -254,10 +311,14 @@ def _prefix_items(c: _Compiler, value: Any, schema: Any) -> Check:
 
 def _additional_items(c: _Compiler, value: Any, schema: Any) -> Check | None:
     items = schema.get("items", {})
-    if not isinstance(items, list) or value is True:
+    if isinstance(items, dict):
         return None  # draft-07: only meaningful beside an `items` array
+    if not isinstance(items, list):
+        raise _Unsupported("additionalItems")  # jsonschema takes `len()` of a boolean here
     count = len(items)
-    if value is False:
+    if not isinstance(value, dict):
+        if value:
+            return None
         return lambda v: not isinstance(v, list) or len(v) <= count
     sub = c.compile(value)
     return lambda v: not isinstance(v, list) or all(sub(i) for i in v[count:])
@@ -274,26 +335,32 @@ def _contains(c: _Compiler, value: Any, schema: Any) -> Check:
         if not isinstance(v, list):
             return True
         matches = sum(1 for i in v if sub(i))
-        return matches >= low and (high is None or matches <= high)
+        return not (matches > (len(v) if high is None else high)) and not (matches < low)
 
     return check
 
 
-def _bound(compare: Callable[[Any, Any], bool], limit: Any) -> Check:
-    return lambda v: not _is_number(v) or compare(v, limit)
+def _bound(fails: Callable[[Any, Any], bool], limit: Any) -> Check:
+    """`fails` is jsonschema's own failing comparison: NaN fails none of them (S14.3)."""
+    if not _is_number(limit):
+        raise _Unsupported("bound")
+    return lambda v: not _is_number(v) or not fails(v, limit)
 
 
-def _size(kind: type[Sized], compare: Callable[[int, Any], bool], limit: Any) -> Check:
-    return lambda v: not isinstance(v, kind) or compare(len(v), limit)
+def _size(kind: type[Sized], fails: Callable[[int, Any], bool], limit: Any) -> Check:
+    if not _is_number(limit):
+        raise _Unsupported("size")
+    return lambda v: not isinstance(v, kind) or not fails(len(v), limit)
 
 
 def _enum(c: _Compiler, value: Any, schema: Any) -> Check:
-    options = tuple(value)
-    return lambda v: any(equal(option, v) for option in options)
+    if not isinstance(value, list):
+        raise _Unsupported("enum")
+    return members(value)
 
 
 def _const(c: _Compiler, value: Any, schema: Any) -> Check:
-    return lambda v: equal(v, value)
+    return members([value])
 
 
 def _pattern(c: _Compiler, value: Any, schema: Any) -> Check:
@@ -302,7 +369,9 @@ def _pattern(c: _Compiler, value: Any, schema: Any) -> Check:
 
 
 def _multiple_of(c: _Compiler, value: Any, schema: Any) -> Check:
-    return lambda v: not _is_number(v) or _multiple(v, value)
+    if not _is_number(value) or not value > 0:
+        raise _Unsupported("multipleOf")
+    return lambda v: not _is_number(v) or is_multiple(v, value)
 
 
 def _unique_items(c: _Compiler, value: Any, schema: Any) -> Check | None:
@@ -378,16 +447,16 @@ _BUILDERS: Mapping[str, Callable[[_Compiler, Any, Any], Check | None]] = {
     "prefixItems": _prefix_items,
     "additionalItems": _additional_items,
     "contains": _contains,
-    "minimum": lambda c, v, s: _bound(lambda a, b: a >= b, v),
-    "maximum": lambda c, v, s: _bound(lambda a, b: a <= b, v),
-    "exclusiveMinimum": lambda c, v, s: _bound(lambda a, b: a > b, v),
-    "exclusiveMaximum": lambda c, v, s: _bound(lambda a, b: a < b, v),
-    "minLength": lambda c, v, s: _size(str, lambda n, m: n >= m, v),
-    "maxLength": lambda c, v, s: _size(str, lambda n, m: n <= m, v),
-    "minItems": lambda c, v, s: _size(list, lambda n, m: n >= m, v),
-    "maxItems": lambda c, v, s: _size(list, lambda n, m: n <= m, v),
-    "minProperties": lambda c, v, s: _size(dict, lambda n, m: n >= m, v),
-    "maxProperties": lambda c, v, s: _size(dict, lambda n, m: n <= m, v),
+    "minimum": lambda c, v, s: _bound(lambda a, b: a < b, v),
+    "maximum": lambda c, v, s: _bound(lambda a, b: a > b, v),
+    "exclusiveMinimum": lambda c, v, s: _bound(lambda a, b: a <= b, v),
+    "exclusiveMaximum": lambda c, v, s: _bound(lambda a, b: a >= b, v),
+    "minLength": lambda c, v, s: _size(str, lambda n, m: n < m, v),
+    "maxLength": lambda c, v, s: _size(str, lambda n, m: n > m, v),
+    "minItems": lambda c, v, s: _size(list, lambda n, m: n < m, v),
+    "maxItems": lambda c, v, s: _size(list, lambda n, m: n > m, v),
+    "minProperties": lambda c, v, s: _size(dict, lambda n, m: n < m, v),
+    "maxProperties": lambda c, v, s: _size(dict, lambda n, m: n > m, v),
     "enum": _enum,
     "const": _const,
     "pattern": _pattern,

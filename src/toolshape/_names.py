@@ -18,8 +18,9 @@ def derive_name(method: str, path: str) -> str:
 def tool_name(base: str, content_type: str | None = None) -> str:
     """S8.1, S8.2: `base` (with `_<content type>` when given) made a valid MCP tool name.
 
-    Every character outside `[A-Za-z0-9_.-]` becomes `_`; the result is cut to 128 characters.
+    Every character outside `[A-Za-z0-9_.-]` becomes `_`; the result is cut to 128 characters,
+    always from the base, never from the content type's suffix (S8.1).
     """
-    name = base if content_type is None else f"{base}_{content_type}"
-    name = _INVALID.sub("_", name)[:MAX_NAME]
+    suffix = "" if content_type is None else _INVALID.sub("_", f"_{content_type}")[:MAX_NAME]
+    name = _INVALID.sub("_", base)[: MAX_NAME - len(suffix)] + suffix
     return name or "_"

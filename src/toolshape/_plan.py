@@ -8,10 +8,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from toolshape._bundle import Problem
 from toolshape._call import call
 from toolshape._collide import detect_collision
-from toolshape._dialects import DIALECTS
-from toolshape._document import DocumentReader, Problem, RawOperation
+from toolshape._dialects import DIALECTS, DRAFT2020_12, OPENAPI30
+from toolshape._document import DocumentReader, RawOperation
 from toolshape._errors import DocumentError, PlanError, PlanErrorKind
 from toolshape._hoist import hoist_body
 from toolshape._names import derive_name, tool_name
@@ -121,11 +122,9 @@ class Plan:
     undeclared: Literal["reject", "body"]
     """S7: what a flat call's undeclared argument does."""
     validation: Literal["whole", "per-channel"]
-    advertised: Mapping[str, Json] = field(repr=False)
-    nested: Mapping[str, Json] = field(repr=False)
-    """The nested schema (S3), which a flat tool also reads (S13.1)."""
-    body_check: Schema | None = field(default=None, repr=False)
-    """S6.3: the original body schema (with `$defs`) that judges the routed body again."""
+    _input: Mapping[str, Json] = field(repr=False)
+    _nested: Mapping[str, Json] = field(repr=False)
+    _check: Schema | None = field(default=None, repr=False)
     _cache: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def call(self, arguments: Json, *, headers: Inbound = None) -> Request:
@@ -142,7 +141,18 @@ class Plan:
     @property
     def input_schema(self) -> dict[str, Json]:
         """The advertised MCP `inputSchema` (a fresh copy on every access)."""
-        return thaw(self.advertised)  # type: ignore[no-any-return]
+        return thaw(self._input)  # type: ignore[no-any-return]
+
+    @property
+    def nested_schema(self) -> dict[str, Json]:
+        """The nested schema (S3), which a flat tool also reads (S13.1); a fresh copy."""
+        return thaw(self._nested)  # type: ignore[no-any-return]
+
+    @property
+    def body_check(self) -> Schema | None:
+        """S6.3: the original body schema (with `$defs`) that judges the routed body again,
+        or None; a fresh copy."""
+        return thaw(self._check)
 
     def to_dict(self) -> dict[str, Json]:
         """The plan as plain JSON-compatible data (S15.1), loadable with `Plan.from_dict`."""
@@ -161,9 +171,9 @@ class Plan:
             "undeclared": self.undeclared,
             "validation": self.validation,
             "parameters": [p.to_dict() for p in self.parameters],
-            "inputSchema": thaw(self.advertised),
-            "nestedSchema": thaw(self.nested),
-            "bodyCheck": thaw(self.body_check),
+            "inputSchema": thaw(self._input),
+            "nestedSchema": thaw(self._nested),
+            "bodyCheck": thaw(self._check),
             "diagnostics": [d.to_dict() for d in self.diagnostics],
         }
 
@@ -195,9 +205,9 @@ class Plan:
                 body_required=data["bodyRequired"],
                 undeclared=data["undeclared"],
                 validation=data["validation"],
-                advertised=thaw(data["inputSchema"]),
-                nested=thaw(data["nestedSchema"]),
-                body_check=thaw(data["bodyCheck"]),
+                _input=thaw(data["inputSchema"]),
+                _nested=thaw(data["nestedSchema"]),
+                _check=thaw(data["bodyCheck"]),
             )
         except (KeyError, TypeError, AttributeError) as error:
             raise PlanError(
@@ -244,6 +254,8 @@ class _Context:
     server_style: Style
     styles: Mapping[str, str]
     names: Mapping[str, str]
+    seen: set[str] = field(default_factory=set)
+    """The operationIds (and derived names) met, to name unknown `styles`/`names` keys."""
 
 
 def _env_error(route: str) -> PlanError:
@@ -288,23 +300,28 @@ def _as_style(value: object) -> Style | None:
     return None
 
 
-def _tool_setting(raw: RawOperation, key: str, ctx: _Context) -> object | None:
-    """S2.2: the tool's own setting: the caller's, then `x-zuplo-route.mcp`, then `x-zuplo-mcp-tool`."""
+_UNSET = object()
+
+
+def _tool_setting(raw: RawOperation, key: str, ctx: _Context) -> object:
+    """S2.2: the tool's own setting: the caller's, then `x-zuplo-route.mcp`, then
+    `x-zuplo-mcp-tool`; `_UNSET` when none is given (a `null` is a setting, S2.3)."""
     if key in ctx.styles:
         return ctx.styles[key]
-    route = raw.node.get("x-zuplo-route")
+    node = raw.node if isinstance(raw.node, Mapping) else {}
+    route = node.get("x-zuplo-route")
     mcp = route.get("mcp") if isinstance(route, Mapping) else None
-    tool = raw.node.get("x-zuplo-mcp-tool")
+    tool = node.get("x-zuplo-mcp-tool")
     for holder in (mcp, tool):
         if isinstance(holder, Mapping) and "toolInputStyle" in holder:
             setting: object = holder["toolInputStyle"]
             return setting
-    return None
+    return _UNSET
 
 
 def _tool_style(raw: RawOperation, key: str, label: str, ctx: _Context) -> Style:
     setting = _tool_setting(raw, key, ctx)
-    if setting is None:
+    if setting is _UNSET:
         return ctx.server_style
     value = (
         _expand_env(setting, ctx.options, ctx.env, ctx.route)
@@ -321,6 +338,11 @@ def _tool_style(raw: RawOperation, key: str, label: str, ctx: _Context) -> Style
         'Use "flat" or "nested".',
         rule="S2.3",
     )
+
+
+def _as_2020(dialect: str) -> str:
+    """S1.7: after the S1.4 conversion a 3.0 schema counts as 2020-12."""
+    return DRAFT2020_12 if dialect == OPENAPI30 else dialect
 
 
 def _default_explode(style: str) -> bool:
@@ -366,12 +388,13 @@ class _Tool:
         location: str,
         style: Style,
         ctx: _Context,
+        dialect: str,
     ) -> None:
         self.op, self.body, self.name, self.label = op, body, name, label
         self.location, self.style, self.ctx = location, style, ctx
+        self.reader_dialect = dialect
         self.options = ctx.options
-        dialect = DIALECTS.get(body.dialect) if body else None
-        self.declare = dialect.declare if dialect else None
+        self.declare = DIALECTS[self.dialect()].declare
         self.diagnostics: list[Diagnostic] = []
         for pattern in op.foreign_patterns:
             self.note(
@@ -380,6 +403,38 @@ class _Tool:
                 f"`{pattern}` is not a Python regular expression (ECMA-262 only), so a call whose "
                 "value reaches it is rejected with an argument error, never accepted unchecked",
             )
+        for pattern in op.slow_patterns:
+            self.note(
+                "warning",
+                "MCP tool schema has a pattern that can backtrack catastrophically",
+                f"`{pattern}` repeats a repeated group (nested quantifiers), so a long value that "
+                "almost matches can take exponential time to check; it is checked once per call. "
+                "Rewrite the pattern without nested quantifiers",
+            )
+
+    def dialect(self) -> str:
+        """S4.7: the one dialect of the tool's schemas, declared by its root.
+
+        Raises:
+            PlanError: the body and the parameters are in different dialects.
+        """
+        found: dict[str, str] = {}
+        for param in self.op.parameters:
+            found.setdefault(_as_2020(param.dialect), f"the parameter `{param.name}`")
+        if self.body is not None and self.body.schema is not None:
+            found.setdefault(_as_2020(self.body.dialect), "the body")
+        if not found:
+            return _as_2020(self.reader_dialect)
+        if len(found) > 1:
+            (one, first), (two, second) = list(found.items())[:2]
+            raise self.fail(
+                "schema",
+                f"its schemas are not all in one dialect: {first} is `{one}` and {second} is "
+                f"`{two}`, so no one root schema can read both correctly. Declare every schema "
+                "of the operation in one dialect",
+                rule="S4.7",
+            )
+        return next(iter(found))
 
     def fail(self, kind: PlanErrorKind, reason: str, **fields: Any) -> PlanError:
         return PlanError(
@@ -512,9 +567,9 @@ class _Tool:
             or (shape == "wrapped" and style == "flat"),
             undeclared=undeclared,
             validation=self.options.validation,
-            advertised=advertised,
-            nested=nested,
-            body_check=check,
+            _input=advertised,
+            _nested=nested,
+            _check=check,
         )
 
 
@@ -523,6 +578,11 @@ def _plan_raw(
 ) -> tuple[list[Plan], list[PlanError]]:
     """Every tool of one operation: plans that worked, errors of those that did not."""
     operation_id = raw.node.get("operationId") if isinstance(raw.node, Mapping) else None
+    ctx.seen.add(
+        operation_id
+        if isinstance(operation_id, str)
+        else derive_name(raw.method or "any", raw.path)
+    )
     derived = derive_name(raw.method or "any", raw.path)
     key = operation_id if isinstance(operation_id, str) else derived
     base = ctx.names.get(key, key)
@@ -542,6 +602,7 @@ def _plan_raw(
                 tool=tool_name(base),
                 operation=label,
                 location=location,
+                rule=problem.rule,
             )
         ]
     bodies: Sequence[Body | None] = op.bodies or (None,)
@@ -550,7 +611,9 @@ def _plan_raw(
     for body in bodies:
         name = tool_name(base, body.content_type if body and len(op.bodies) > 1 else None)
         try:
-            plans.append(_Tool(op, body, name, label, location, style, ctx).plan())
+            plans.append(
+                _Tool(op, body, name, label, location, style, ctx, reader.default_dialect).plan()
+            )
         except PlanError as error:
             errors.append(error)
         except RecursionError:
@@ -641,7 +704,26 @@ def plan_document(
             taken[plan.name] = plan
             tools.append(plan)
             diagnostics.extend(plan.diagnostics)
+    diagnostics.extend(_unknown_keys(ctx, source))
     return PlanResult(tuple(tools), tuple(errors), tuple(diagnostics))
+
+
+def _unknown_keys(ctx: _Context, source: str) -> list[Diagnostic]:
+    """A warning for every `styles` / `names` key that names no operation of the document."""
+    notes = []
+    for option, mapping in (("styles", ctx.styles), ("names", ctx.names)):
+        unknown = [key for key in mapping if key not in ctx.seen]
+        if unknown:
+            shown = ", ".join(f"`{key}`" for key in unknown)
+            notes.append(
+                Diagnostic(
+                    "warning",
+                    f"`{option}` names {shown}, which no operation of {source} has as its "
+                    "operationId (or derived name, for an operation without one), so it "
+                    "changes nothing",
+                )
+            )
+    return notes
 
 
 def plan_operation(

@@ -30,7 +30,7 @@ def pick_reading(plan: Plan, arguments: Json) -> tuple[Reading, ...]:
     channels = router_for(plan).channel_names
     if not all(key in channels for key in arguments):
         return FLAT_ONLY
-    properties = plan.advertised.get("properties", {})
+    properties = plan._input.get("properties", {})
     if any(key in properties for key in arguments):
         return FLAT_THEN_NESTED  # S13.1: a channel name that is also a flat property is read flat
     return NESTED_FIRST

@@ -64,6 +64,8 @@ class Parameter:
     allow_reserved: bool = False
     content_type: str | None = None
     """Set when the parameter is described by `content` instead of `schema` (serialized as JSON)."""
+    dialect: str = "https://json-schema.org/draft/2020-12/schema"
+    """The dialect of its schema (S1.7): its own `$schema`, else the document's."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,6 +97,8 @@ class Operation:
     """The operation's `x-` keys, for S2.2."""
     foreign_patterns: tuple[str, ...] = ()
     """Patterns in its schemas that Python's `re` can't compile (ECMA-262 only, like `\\p{L}`)."""
+    slow_patterns: tuple[str, ...] = ()
+    """Patterns in its schemas with nested quantifiers, which can backtrack catastrophically."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -130,9 +130,7 @@ def _parser() -> argparse.ArgumentParser:
 def _print_table(result: PlanResult, out: TextIO) -> None:
     rows = [("tool", "style", "args", "body")]
     for tool in result.tools:
-        rows.append(
-            (tool.name, tool.style, str(len(tool.advertised.get("properties", {}))), tool.body)
-        )
+        rows.append((tool.name, tool.style, str(len(tool._input.get("properties", {}))), tool.body))
     widths = [max(len(row[i]) for row in rows) for i in range(4)]
     for row in rows:
         out.write(

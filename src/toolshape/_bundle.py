@@ -1,0 +1,614 @@
+"""S1.2, S1.4, S4.4: schemas out of one document, references resolved and bundled.
+
+A `Bundler` resolves local `$ref`s with `referencing` (never retrieving anything), converts every
+schema it reaches (S1.4, `_convert`), checks every keyword against its dialect's meta-schema
+(`_metaschema`), and names every referenced schema once under the root `$defs` (S4.4).
+Converted components are memoized, so planning a whole document converts each one once.
+
+Hostile documents are refused here, as planning errors (`Problem`s), never exceptions later:
+references out of the document, reference cycles (also through a pointer that passes through
+itself), schemas nested deeper than `MAX_DEPTH`, and shared sub-objects (what a YAML loader
+builds from anchors) that expand past `EXPANSION` times their written size.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import NoReturn
+from urllib.parse import unquote
+
+from referencing import Registry, Resource
+from referencing.exceptions import PointerToNowhere, Unresolvable
+
+from toolshape._convert import convert_30, repair_31
+from toolshape._dialects import dialect_of
+from toolshape._errors import PlanErrorKind
+from toolshape._metaschema import DEFAULT_RULES as _DEFAULT_RULES
+from toolshape._metaschema import RULES, UNPLANNED_DIALECTS, WANTS
+from toolshape._pointers import (
+    DATA,
+    SCHEMA_LIST,
+    SCHEMA_MAP,
+    SCHEMA_VALUE,
+    Where,
+    escape,
+    render,
+    unescape,
+)
+from toolshape._regex import compiles, nested_quantifier
+from toolshape._types import Json, Schema
+
+_BASE_URI = "urn:toolshape:document"
+_COMPONENT = re.compile(r"^/components/schemas/([A-Za-z0-9._-]+)$")
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
+#: A discriminator mapping value that is a schema name, not a reference (S4.4).
+_BARE_NAME = re.compile(r"^[A-Za-z0-9._-]+$")
+
+# What the converter does with each keyword's value (the tables of `_pointers`, as one lookup).
+_ONE, _LIST, _MAP, _ITEMS, _DATA = "one", "list", "map", "items", "data"
+_REF, _DYNAMIC_REF, _RECURSIVE_REF, _PATTERN = "$ref", "$dynamicRef", "$recursiveRef", "pattern"
+_DEPENDENCIES, _DISCRIMINATOR, _AS_IS = "dependencies", "discriminator", "as-is"
+_KIND: dict[str, str] = {
+    **dict.fromkeys(SCHEMA_VALUE, _ONE),
+    **dict.fromkeys(SCHEMA_LIST, _LIST),
+    **dict.fromkeys(SCHEMA_MAP, _MAP),
+    **dict.fromkeys(DATA, _DATA),
+    "items": _ITEMS,
+    "$ref": _REF,
+    "$dynamicRef": _DYNAMIC_REF,
+    "$recursiveRef": _RECURSIVE_REF,
+    "pattern": _PATTERN,
+    "dependencies": _DEPENDENCIES,
+    "discriminator": _DISCRIMINATOR,
+    # Keywords whose values are never schema nor hold references: copied as they are.
+    **dict.fromkeys(
+        (
+            "type",
+            "title",
+            "description",
+            "format",
+            "required",
+            "$schema",
+            "$id",
+            "$anchor",
+            "$dynamicAnchor",
+            "$comment",
+            "readOnly",
+            "writeOnly",
+            "deprecated",
+            "minimum",
+            "maximum",
+            "multipleOf",
+            "minLength",
+            "maxLength",
+            "minItems",
+            "maxItems",
+            "uniqueItems",
+            "minProperties",
+            "maxProperties",
+            "dependentRequired",
+            "nullable",
+            "contentMediaType",
+            "contentEncoding",
+            "exclusiveMinimum",
+            "exclusiveMaximum",
+        ),
+        _AS_IS,
+    ),
+}
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+#: How many schema levels deep a schema may nest (S14.4: every copy, comparison and
+#: serialization of a plan then stays within Python's recursion limit).
+MAX_DEPTH = 128
+#: How many levels deep data inside a schema (`default`, `examples`, `enum`) may nest.
+MAX_DATA_DEPTH = 256
+#: Shared sub-objects may expand a schema to this many times its written size (S20.2's bound
+#: for YAML aliases, here for any document a caller builds) ...
+EXPANSION = 100
+#: ... and always to this many nodes.
+EXPANSION_FLOOR = 10_000
+
+
+class Problem(Exception):
+    """A reading failure, before the tool's name is known; `_plan` turns it into a PlanError."""
+
+    def __init__(self, kind: PlanErrorKind, reason: str, rule: str | None = None) -> None:
+        super().__init__(reason)
+        self.kind = kind
+        self.reason = reason
+        self.rule = rule
+
+
+def fail(kind: PlanErrorKind, reason: str, rule: str | None = None) -> NoReturn:
+    """Raise the `Problem` of kind `kind`."""
+    raise Problem(kind, reason, rule)
+
+
+def kind_of(value: object) -> str:
+    """How a message names a JSON value's kind (`a list`, `a number`)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "list"
+    return type(value).__name__
+
+
+def _shown(value: Json) -> str:
+    text = repr(value) if not isinstance(value, (Mapping, list)) else kind_of(value)
+    return text if len(text) <= 60 else text[:60] + "…"
+
+
+def expansion(root: Json) -> tuple[int, int]:
+    """`(expanded, distinct)`: how many containers `root` holds counting every path to a shared
+    one, and counting each once. Linear in the distinct containers, at any depth."""
+    sizes: dict[int, int] = {}
+    held: list[Json] = []  # keeps every counted object alive, so no id is reused meanwhile
+    stack: list[tuple[Json, bool]] = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        children = node.values() if isinstance(node, dict) else node
+        if done:
+            sizes[id(node)] = 1 + sum(
+                sizes.get(id(child), 0) for child in children if isinstance(child, (dict, list))
+            )
+            continue
+        if id(node) in sizes:
+            continue
+        sizes[id(node)] = 0  # a cycle contributes nothing more
+        held.append(node)
+        stack.append((node, True))
+        stack.extend((child, False) for child in children if isinstance(child, (dict, list)))
+    return sizes.get(id(root), 0), len(held)
+
+
+class Bundler:
+    """Resolves, converts and bundles the schemas of one document (S1.2, S1.4, S4.4)."""
+
+    def __init__(self, document: Mapping[str, Json], *, is_30: bool, dialect: str) -> None:
+        self.document = document
+        self.is_30 = is_30
+        self.dialect = dialect
+        """The document's default dialect (S1.7)."""
+        registry: Registry[Json] = Registry().with_resource(_BASE_URI, Resource.opaque(document))
+        self._resolver = registry.resolver(_BASE_URI)
+        self._targets: dict[str, Json] = {}
+        self._resolving: set[str] = set()
+        self._names: dict[str, str] = {}
+        self._taken: set[str] = set()
+        self._defs: dict[str, tuple[Schema, tuple[str, ...]]] = {}
+        self._def_pointer: dict[str, str] = {}
+        self._shared = False
+        self.foreign_seen = False
+        """A pattern Python can't compile was met (only then is it searched per operation)."""
+        self.slow_seen = False
+        """A pattern with nested quantifiers was met (S13.3)."""
+        components = document.get("components")
+        schemas = components.get("schemas") if isinstance(components, Mapping) else None
+        self._components = schemas if isinstance(schemas, Mapping) else {}
+        self._taken.update(k for k in self._components if isinstance(k, str))
+
+    # -- references --------------------------------------------------------------------------
+
+    def pointer_of(self, ref: str) -> str:
+        """The JSON pointer a local `$ref` names (S1.2: anything else is refused)."""
+        if not ref.startswith("#"):
+            fail(
+                "reference",
+                f"reference `{ref}` is not local to the document; "
+                "toolshape never retrieves anything, so bundle it into the document",
+                "S1.2",
+            )
+        pointer = _unquote(ref[1:])
+        if pointer and not pointer.startswith("/"):
+            fail("reference", f"reference `{ref}` is an anchor, not a JSON pointer", "S1.2")
+        if not pointer:
+            fail(
+                "reference", f"reference `{ref}` points at the document root, not a schema", "S1.2"
+            )
+        return pointer
+
+    def lookup(self, pointer: str, ref: str) -> Json:
+        """What `pointer` names in the document (following `$ref`s met on the way)."""
+        if pointer not in self._targets:
+            try:
+                self._targets[pointer] = self._resolver.lookup("#" + pointer).contents
+            except (PointerToNowhere, Unresolvable, ValueError, LookupError):
+                if pointer in self._resolving:
+                    fail(
+                        "reference",
+                        f"reference `{ref}` passes through itself on its way to `#{pointer}`, "
+                        "a cycle that never reaches a value",
+                        "S1.2",
+                    )
+                self._resolving.add(pointer)
+                try:
+                    self._targets[pointer] = self._walk_through_refs(pointer, ref)
+                finally:
+                    self._resolving.discard(pointer)
+        return self._targets[pointer]
+
+    def _walk_through_refs(self, pointer: str, ref: str) -> Json:
+        """A pointer that passes through a `$ref` on its way (found in real documents):
+        follow each `$ref` met mid-way, as OpenAPI tooling commonly does."""
+        node: Json = self.document
+        for raw in pointer.split("/")[1:]:
+            segment = unescape(raw)
+            if isinstance(node, Mapping) and segment not in node:
+                node = self.follow(node, pointer)
+            if isinstance(node, Mapping) and segment in node:
+                node = node[segment]
+            elif isinstance(node, list) and segment.isdigit() and int(segment) < len(node):
+                node = node[int(segment)]
+            else:
+                fail("reference", f"reference `{ref}` points to nothing in the document", "S1.2")
+        return node
+
+    def follow(self, node: Json, pointer: str) -> Json:
+        """Follow a chain of `$ref` mappings to what they name (S1.3), refusing cycles."""
+        seen = [pointer]
+        while isinstance(node, Mapping) and isinstance(node.get("$ref"), str):
+            ref = node["$ref"]
+            target = self.pointer_of(ref)
+            if target in seen:
+                chain = " → ".join(f"`#{p}`" for p in [*seen[1:], target])
+                fail("reference", f"reference cycle {chain} never reaches a value", "S1.2")
+            seen.append(target)
+            node = self.lookup(target, ref)
+        return node
+
+    def def_name(self, pointer: str) -> str:
+        """The `$defs` name of the schema at `pointer` (S4.4): a component keeps its name."""
+        name = self._names.get(pointer)
+        if name is None:
+            match = _COMPONENT.match(pointer)
+            if match:
+                name = match.group(1)
+            else:
+                base = _UNSAFE.sub("_", pointer.strip("/").replace("~1", "_").replace("~0", "_"))
+                name, count = base, 1
+                while name in self._taken:
+                    count += 1
+                    name = f"{base}_{count}"
+            self._taken.add(name)
+            self._names[pointer] = name
+            self._def_pointer[name] = pointer
+        return name
+
+    def definition(self, name: str) -> tuple[Schema, tuple[str, ...]]:
+        """The converted schema bundled as `name`, and the definitions it references."""
+        cached = self._defs.get(name)
+        if cached is None:
+            pointer = self._def_pointer[name]
+            target = self.lookup(pointer, "#" + pointer)
+            refs: list[str] = []
+            schema = self.schema(target, pointer, refs, self._dialect_at(pointer))
+            cached = (schema, tuple(dict.fromkeys(refs)))
+            self._defs[name] = cached
+        return cached
+
+    def _dialect_at(self, pointer: str) -> str:
+        """S1.7: the dialect in effect at `pointer`: the nearest `$schema` on the way there
+        (a definition inside a draft-07 schema is read as draft-07), else the document's."""
+        dialect = self.dialect
+        node: Json = self.document
+        for raw in pointer.split("/")[1:]:
+            if not isinstance(node, Mapping):
+                break
+            declared = node.get("$schema")
+            if isinstance(declared, str):
+                known = dialect_of(declared)
+                dialect = known.uri if known else dialect
+            node = node.get(unescape(raw))
+        return dialect
+
+    def bundle(self, refs: list[str]) -> dict[str, Schema]:
+        """Every schema `refs` reach, transitively, by `$defs` name in first-reached order."""
+        out: dict[str, Schema] = {}
+        queue = list(dict.fromkeys(refs))
+        while queue:
+            name = queue.pop(0)
+            if name in out:
+                continue
+            schema, more = self.definition(name)
+            out[name] = schema
+            queue.extend(n for n in more if n not in out)
+        for name in out:
+            self._check_alias_cycle(name, out)
+        return out
+
+    def _check_alias_cycle(self, name: str, defs: Mapping[str, Schema]) -> None:
+        seen = [name]
+        schema = defs[name]
+        while isinstance(schema, Mapping) and len(schema) == 1 and "$ref" in schema:
+            target = unescape(str(schema["$ref"]).removeprefix("#/$defs/"))
+            if target in seen:
+                chain = " → ".join(f"`#{self._def_pointer[n]}`" for n in [*seen, target])
+                fail("reference", f"reference cycle {chain} never reaches a schema", "S1.2")
+            seen.append(target)
+            schema = defs.get(target)
+
+    def _ref(self, ref: str, refs: list[str]) -> str:
+        pointer = self.pointer_of(ref)
+        self.lookup(pointer, ref)
+        name = self.def_name(pointer)
+        refs.append(name)
+        return "#/$defs/" + escape(name)
+
+    # -- schemas -----------------------------------------------------------------------------
+
+    def root_schema(self, node: Json, pointer: str, refs: list[str]) -> Schema:
+        """A body schema with S1.3 applied: a `$ref`-only root is replaced by its target."""
+        chain: list[str] = []
+        while isinstance(node, Mapping) and len(node) == 1 and isinstance(node.get("$ref"), str):
+            ref = node["$ref"]
+            target = self.pointer_of(ref)
+            if target in chain:
+                shown = " → ".join(f"`#{p}`" for p in [*chain, target])
+                fail("reference", f"reference cycle {shown} never reaches a schema", "S1.2")
+            chain.append(target)
+            node = self.lookup(target, ref)
+        if not chain:
+            return self.schema(node, pointer, refs)
+        schema, more = self.definition(self.def_name(chain[-1]))
+        refs.extend(more)
+        return schema
+
+    def schema(
+        self, node: Json, pointer: str, refs: list[str], dialect: str | None = None
+    ) -> Schema:
+        """`node` as a 2020-12 schema with local refs pointing into `$defs` (S1.4, S4.4).
+
+        Raises:
+            Problem: a value that is not a schema, a keyword its meta-schema rejects, a bad
+                reference, nesting too deep, or shared sub-objects that expand too far.
+        """
+        memo: dict[int, tuple[Json, Schema, tuple[str, ...]]] = {}
+        self._shared = False
+        try:
+            out = self._schema(node, pointer, refs, dialect or self.dialect, 0, memo)
+        except RecursionError:
+            fail("schema", f"the schema at `{pointer}` is nested too deeply to plan", "S14.4")
+        if self._shared:
+            expanded, distinct = expansion(out)
+            if expanded > max(EXPANSION_FLOOR, EXPANSION * distinct):
+                fail(
+                    "schema",
+                    f"the schema at `{pointer}` expands to {expanded} nodes from {distinct} "
+                    f"written ones (shared sub-objects, as a YAML loader builds from anchors), "
+                    f"past {EXPANSION} times its size; write the shared parts as `$ref`s to "
+                    "components instead",
+                    "S14.4",
+                )
+        return out
+
+    def _schema(
+        self,
+        node: Json,
+        pointer: Where,
+        refs: list[str],
+        dialect: str,
+        depth: int,
+        memo: dict[int, tuple[Json, Schema, tuple[str, ...]]],
+    ) -> Schema:
+        if node is True or node is False:
+            return node  # S1.4: true / false are schemas, copied unchanged.
+        if node.__class__ is not dict and not isinstance(node, Mapping):
+            fail(
+                "schema",
+                f"expected a schema at `{render(pointer)}`, found a {kind_of(node)}",
+                "S1.4",
+            )
+        seen = memo.get(id(node))
+        if seen is not None:
+            self._shared = True
+            refs.extend(seen[2])
+            return seen[1]
+        if depth > MAX_DEPTH:
+            fail(
+                "schema",
+                f"the schema at `{render(pointer)}` is nested too deeply to plan (deeper than "
+                f"{MAX_DEPTH} schema levels; toolshape refuses deeper schemas so every copy "
+                "and comparison of a plan stays bounded)",
+                "S14.4",
+            )
+        declared = node.get("$schema")
+        if declared is not None and isinstance(declared, str):
+            dialect = self._dialect(declared, pointer, dialect)
+        rules = RULES.get(dialect, _DEFAULT_RULES)
+        start = len(refs)
+        out: dict[str, Json] = {}
+        deeper = depth + 1
+        for key, value in node.items():
+            rule = rules.get(key)
+            if rule is not None and not rule(value) and not self._converted(key, value):
+                fail(
+                    "schema",
+                    f"`{key}` at `{render(pointer)}` is {_shown(value)}, but the JSON Schema "
+                    f"meta-schema says it must be {WANTS[rule]}. Fix the schema",
+                    "S1.4",
+                )
+            kind = _KIND.get(key)
+            if kind is None:
+                if value.__class__ in _SCALARS:
+                    out[key] = value
+                else:  # an annotation (`x-anyOf`, `xml`, ...): its `$ref`s point into `$defs`
+                    out[key] = self._annotation(value, (pointer, key), refs, 0)
+            elif kind is _ONE or (kind is _ITEMS and not isinstance(value, list)):
+                out[key] = self._schema(value, (pointer, key), refs, dialect, deeper, memo)
+            elif kind is _MAP and isinstance(value, Mapping):
+                if key == "patternProperties":
+                    self._note_patterns(value)
+                base = (pointer, key)
+                out[key] = {
+                    k: self._schema(v, (base, k), refs, dialect, deeper, memo)
+                    for k, v in value.items()
+                }
+            elif (kind is _LIST or kind is _ITEMS) and isinstance(value, list):
+                out[key] = [
+                    self._schema(v, ((pointer, key), i), refs, dialect, deeper, memo)
+                    for i, v in enumerate(value)
+                ]
+            elif kind is _DATA:
+                if value.__class__ not in _SCALARS:
+                    self._data(value, (pointer, key))
+                out[key] = value
+            elif kind is _REF:
+                out[key] = self._ref(value, refs) if isinstance(value, str) else value
+            elif kind is _DYNAMIC_REF:
+                out[key] = self._dynamic_ref(value, refs) if isinstance(value, str) else value
+            elif kind is _PATTERN:
+                out[key] = value
+                if isinstance(value, str):
+                    self._note_patterns((value,))
+            elif kind is _DEPENDENCIES and isinstance(value, Mapping):
+                out[key] = {
+                    k: v
+                    if isinstance(v, list)
+                    else self._schema(v, ((pointer, key), k), refs, dialect, deeper, memo)
+                    for k, v in value.items()
+                }
+            elif kind is _DISCRIMINATOR and isinstance(value, Mapping):
+                out[key] = self._discriminator(value, pointer, refs)
+            elif kind is _RECURSIVE_REF and value != "#" and isinstance(value, str):
+                fail(
+                    "reference",
+                    f"`$recursiveRef` `{value}` at `{render(pointer)}` is not `#`, the only value that "
+                    "stays inside the document",
+                    "S1.2",
+                )
+            else:
+                out[key] = value
+        converted = convert_30(out) if self.is_30 else repair_31(out)
+        if "$id" in out and len(refs) > start:
+            fail(
+                "reference",
+                f"the schema at `{render(pointer)}` has `$id`, which would re-base the references "
+                "inside it, but toolshape reads every reference as a pointer into the "
+                "document. Remove `$id`",
+                "S1.2",
+            )
+        memo[id(node)] = (node, converted, tuple(refs[start:]))
+        return converted
+
+    def _converted(self, key: str, value: Json) -> bool:
+        """Values S1.4 converts before they count: 3.0 boolean bounds (also repaired in 3.1),
+        a 3.0 `type: file`, a boolean `$recursiveAnchor` outside 2019-09."""
+        if key in ("exclusiveMinimum", "exclusiveMaximum", "$recursiveAnchor"):
+            return isinstance(value, bool)
+        return key == "type" and value == "file" and self.is_30
+
+    def _note_patterns(self, value: Iterable[Json]) -> None:
+        for pattern in value:
+            if not compiles(str(pattern)):
+                self.foreign_seen = True
+            elif nested_quantifier(str(pattern)):
+                self.slow_seen = True
+
+    def _dialect(self, declared: str, pointer: Where, current: str) -> str:
+        """The dialect a `$schema` names (S1.7); unknown URIs keep the current one, as the
+        validator does; draft-03 and draft-04 are refused."""
+        unplanned = UNPLANNED_DIALECTS.match(declared)
+        if unplanned:
+            fail(
+                "schema",
+                f"the schema at `{render(pointer)}` declares `$schema` {unplanned.group(1)}, a dialect "
+                "toolshape does not plan. Use JSON Schema 2020-12 (or draft-07)",
+                "S1.7",
+            )
+        known = dialect_of(declared)
+        return known.uri if known else current
+
+    def _dynamic_ref(self, value: str, refs: list[str]) -> str:
+        """S1.2: a `$dynamicRef` pointer is bundled like `$ref`; an anchor (`#node`) stays in
+        the schema; anything else would leave the document."""
+        if value.startswith("#/"):
+            return self._ref(value, refs)
+        if value.startswith("#") and "/" not in value:
+            return value
+        fail(
+            "reference",
+            f"`$dynamicRef` `{value}` is not local to the document; toolshape never retrieves "
+            "anything, so use a `#anchor` or a `#/pointer` inside the document",
+            "S1.2",
+        )
+
+    def _discriminator(
+        self, value: Mapping[str, Json], pointer: Where, refs: list[str]
+    ) -> dict[str, Json]:
+        """S4.4: mapping values (references, or bare schema names) point into `$defs`."""
+        mapping = value.get("mapping")
+        if not isinstance(mapping, Mapping):
+            return dict(value)
+        out: dict[str, Json] = {}
+        for key, target in mapping.items():
+            if isinstance(target, str) and target.startswith("#"):
+                target = self._ref(target, refs)
+            elif isinstance(target, str) and _BARE_NAME.match(target):
+                if target not in self._components:
+                    fail(
+                        "reference",
+                        f"the discriminator mapping at `{render(pointer)}/discriminator` maps "
+                        f"`{key}` to `{target}`, which names no schema in "
+                        "`#/components/schemas`",
+                        "S1.2",
+                    )
+                target = self._ref("#/components/schemas/" + escape(target), refs)
+            elif isinstance(target, str):
+                fail(
+                    "reference",
+                    f"the discriminator mapping at `{render(pointer)}/discriminator` maps `{key}` to "
+                    f"`{target}`, which is not local to the document; toolshape never "
+                    "retrieves anything, so bundle it into the document",
+                    "S1.2",
+                )
+            out[key] = target
+        return {**value, "mapping": out}
+
+    def _annotation(self, value: Json, pointer: Where, refs: list[str], depth: int) -> Json:
+        """A copy of an annotation's value whose `$ref`s point into `$defs` (S4.4)."""
+        if depth > MAX_DATA_DEPTH:
+            self._data(value, pointer)
+        if isinstance(value, Mapping):
+            return {
+                k: self._ref(v, refs)
+                if k == "$ref" and isinstance(v, str)
+                else self._annotation(v, pointer, refs, depth + 1)
+                for k, v in value.items()
+            }
+        if isinstance(value, list):
+            return [self._annotation(v, pointer, refs, depth + 1) for v in value]
+        return value
+
+    def _data(self, value: Json, pointer: Where) -> None:
+        """Data inside a schema may nest `MAX_DATA_DEPTH` levels; sharing is noted (S14.4)."""
+        seen: set[int] = set()
+        stack: list[tuple[Json, int]] = [(value, 0)]
+        while stack:
+            node, depth = stack.pop()
+            if depth > MAX_DATA_DEPTH:
+                fail(
+                    "schema",
+                    f"the value at `{render(pointer)}` is nested too deeply to plan (deeper than "
+                    f"{MAX_DATA_DEPTH} levels; toolshape refuses deeper values so every copy "
+                    "of a plan stays bounded)",
+                    "S14.4",
+                )
+            if id(node) in seen:
+                self._shared = True
+                continue
+            seen.add(id(node))
+            children = node.values() if isinstance(node, Mapping) else node
+            stack.extend((c, depth + 1) for c in children if isinstance(c, (Mapping, list)))
+
+
+def _unquote(text: str) -> str:
+    """A percent-decoded URI fragment (S1.2: `$ref` fragments are URI-encoded pointers)."""
+    return unquote(text) if "%" in text else text
