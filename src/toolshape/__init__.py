@@ -9,6 +9,7 @@ from toolshape._errors import (
     ArgumentError,
     ArgumentIssue,
     DocumentError,
+    PlanDataError,
     PlanError,
     PlanErrorKind,
     ToolshapeError,
@@ -17,13 +18,13 @@ from toolshape._hoist import hoist_body
 from toolshape._mcp import error_result
 from toolshape._options import PROFILES, Options, Profile
 from toolshape._plan import (
-    PLAN_FORMAT,
     ParameterRoute,
     Plan,
     PlanResult,
     plan_document,
     plan_operation,
 )
+from toolshape._plan_format import PLAN_FORMAT, PLAN_SCHEMA
 from toolshape._policy import KeyPolicy, apply_key_policy
 from toolshape._reading import pick_reading
 from toolshape._route import route_args
@@ -44,6 +45,7 @@ __version__ = "0.1.0"
 __all__ = [
     "NO_BODY",
     "PLAN_FORMAT",
+    "PLAN_SCHEMA",
     "PROFILES",
     "ArgumentError",
     "ArgumentIssue",
@@ -57,6 +59,7 @@ __all__ = [
     "Options",
     "ParameterRoute",
     "Plan",
+    "PlanDataError",
     "PlanError",
     "PlanErrorKind",
     "PlanResult",

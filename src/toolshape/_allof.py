@@ -6,6 +6,7 @@ import json
 from collections.abc import Mapping
 
 from toolshape._dialects import DIALECTS, DRAFT2020_12
+from toolshape._json import equal
 from toolshape._keywords import BRANCH_KEYWORDS, is_annotation
 from toolshape._types import Json, Schema, Wrapped
 
@@ -115,7 +116,7 @@ def merge_allof(
                 "properties",
             )
         for name, prop in props.items():
-            if name in properties and properties[name] != prop:
+            if name in properties and not equal(properties[name], prop):  # S6.1: JSON values
                 return Wrapped(
                     f"`{name}` is declared by two branches of the `body` schema's root `allOf` "
                     "with different schemas, so the branches can't be merged into one object. "

@@ -28,10 +28,7 @@ def _channel_validator(plan: Plan, channel: str) -> Judge:
     key = "channel:" + channel
     judge: Judge | None = plan._cache.get(key)
     if judge is None:
-        schema: dict[str, Json] = {"allOf": [plan._nested["properties"][channel]]}
-        for keyword in ("$schema", "$defs"):
-            if keyword in plan._nested:
-                schema[keyword] = plan._nested[keyword]
+        schema = _with_root_keywords(plan, plan._nested["properties"][channel])
         judge = plan._cache[key] = Judge(schema)
     return judge
 
@@ -61,20 +58,40 @@ def _split(plan: Plan, arguments: dict[str, Json]) -> dict[str, Json] | list[Arg
     return nested
 
 
-def _with_defaults(value: Json, schema: Json) -> Json:
-    """S13.5: `value` with the `default` of every absent top-level property inserted."""
-    if not (
-        isinstance(value, dict)
-        and isinstance(schema, dict)
-        and isinstance(schema.get("properties"), dict)
-    ):
+def _defaults(plan: Plan, channel: str) -> dict[str, Json]:
+    """S13.5: the `default` of each top-level property of one nested channel that its own
+    schema accepts; a default the schema rejects is never inserted (it would turn a call the
+    advertised schema accepts into an error)."""
+    key = "defaults:" + channel
+    found: dict[str, Json] | None = plan._cache.get(key)
+    if found is None:
+        schema = plan._nested["properties"][channel]
+        properties = schema.get("properties") if isinstance(schema, dict) else None
+        found = {}
+        for name, prop in (properties or {}).items():
+            if isinstance(prop, dict) and "default" in prop:
+                judge = Judge(_with_root_keywords(plan, prop))
+                if not judge.problems(prop["default"]):
+                    found[name] = prop["default"]
+        plan._cache[key] = found
+    return found
+
+
+def _with_root_keywords(plan: Plan, schema: Json) -> dict[str, Json]:
+    """`schema` made self-contained with the nested root's `$schema` and `$defs`."""
+    out: dict[str, Json] = {"allOf": [schema]}
+    for keyword in ("$schema", "$defs"):
+        if keyword in plan._nested:
+            out[keyword] = plan._nested[keyword]
+    return out
+
+
+def _with_defaults(value: Json, defaults: dict[str, Json]) -> Json:
+    """S13.5: `value` with the valid `default` of every absent top-level property inserted."""
+    if not isinstance(value, dict) or not defaults:
         return value
-    defaults = {
-        name: thaw(prop["default"])
-        for name, prop in schema["properties"].items()
-        if name not in value and isinstance(prop, dict) and "default" in prop
-    }
-    return {**value, **defaults} if defaults else value
+    missing = {name: thaw(default) for name, default in defaults.items() if name not in value}
+    return {**value, **missing} if missing else value
 
 
 def per_channel(
@@ -89,7 +106,7 @@ def per_channel(
         return split
     channels = plan._nested["properties"]
     problems = [_unexpected(key) for key in split if key not in channels]
-    for channel, schema in channels.items():
+    for channel in channels:
         if channel not in split:
             if reading == "nested":
                 problems.append(
@@ -102,7 +119,7 @@ def per_channel(
             if channel == "body":
                 continue  # an optional body that was not given is not sent (S12.3)
             split[channel] = {}
-        split[channel] = _with_defaults(split[channel], schema)
+        split[channel] = _with_defaults(split[channel], _defaults(plan, channel))
         problems.extend(_channel_validator(plan, channel).problems(split[channel], channel))
     return problems or split
 

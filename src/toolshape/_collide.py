@@ -28,8 +28,10 @@ class Collision:
         """The S9.1 reason, as the error and the legacy warning show it."""
         first, second = self.channels
         if self.wrapped_body:
+            # S9.1: the message names the parameter's own channel, wherever it sorts.
+            channel = second if first == "body" else first
             return (
-                f"`{self.name}` is declared as a parameter by `{first}` and is also where this "
+                f"`{self.name}` is declared as a parameter by `{channel}` and is also where this "
                 "operation's request body has to go"
             )
         return (

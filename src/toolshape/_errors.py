@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import builtins
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal, TypeAlias
+from typing import Any, Literal, TypeAlias
+
+Json = Any
 
 PlanErrorKind: TypeAlias = Literal[
     "collision",
@@ -36,7 +38,53 @@ _KEEP_NESTED = (
 
 
 class ToolshapeError(Exception):
-    """Base class of every error the library raises (S14.4)."""
+    """Base class of every error the library raises (S14.4).
+
+    Every error is data too (S15.3): `to_dict()` gives its class and every field as plain
+    JSON data, `ToolshapeError.from_dict(data)` rebuilds it (of the same class, with the same
+    message), and pickling goes through the same form.
+    """
+
+    @property
+    def message(self) -> str:
+        """The error's text; `str(error)` is this."""
+        return str(self.args[0]) if self.args else ""
+
+    def __str__(self) -> str:
+        return self.message
+
+    def to_dict(self) -> dict[str, Json]:
+        """The error as plain JSON data: `{"error": <class name>, "message": ..., <fields>}`."""
+        return {"error": type(self).__name__, "message": self.message, **self._fields()}
+
+    def _fields(self) -> dict[str, Json]:
+        return {}
+
+    @classmethod
+    def _from_fields(cls, data: Mapping[str, Json]) -> ToolshapeError:
+        return cls(str(data.get("message", "")))
+
+    @staticmethod
+    def from_dict(data: Mapping[str, Json]) -> ToolshapeError:
+        """Rebuild an error written by `to_dict()` (S15.3), of the class it names.
+
+        Raises:
+            ToolshapeError: `data` is not an error's plain-data form.
+        """
+        name = data.get("error") if isinstance(data, Mapping) else None
+        cls = _ERROR_CLASSES.get(name) if isinstance(name, str) else None
+        if cls is None:
+            raise ToolshapeError(
+                f"not a toolshape error: `error` is {name!r}, expected one of "
+                f"{', '.join(sorted(_ERROR_CLASSES))}"
+            )
+        try:
+            return cls._from_fields(data)
+        except (KeyError, TypeError, ValueError) as error:
+            raise ToolshapeError(f"not a toolshape {name}: missing or malformed {error}") from None
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (ToolshapeError.from_dict, (self.to_dict(),))
 
 
 class PlanError(ToolshapeError):
@@ -98,45 +146,60 @@ class PlanError(ToolshapeError):
             )
         return f"{head}{self.reason}{where}"
 
-    def __str__(self) -> str:
-        return self.message
-
     def __repr__(self) -> str:
-        return f"PlanError({self.kind!r}, {self.message!r})"
+        return f"{type(self).__name__}({self.kind!r}, {self.message!r})"
 
-    def __reduce__(self) -> tuple[object, ...]:
-        return (_rebuild_plan_error, (self.to_dict(),))
-
-    def to_dict(self) -> dict[str, object]:
-        """The error as plain JSON data (the CLI's `--json` form)."""
+    def _fields(self) -> dict[str, Json]:
         return {
             "kind": self.kind,
-            "message": self.message,
             "tool": self.tool,
             "operation": self.operation,
             "property": self.property,
             "channels": list(self.channels),
             "reason": self.reason,
             "location": self.location,
+            "fix": self.fix,
             "rule": self.rule,
         }
 
-
-def _rebuild_plan_error(data: dict[str, object]) -> PlanError:
-    return PlanError(
-        data["kind"],  # type: ignore[arg-type]
-        str(data["reason"]),
-        tool=data["tool"],  # type: ignore[arg-type]
-        operation=data["operation"],  # type: ignore[arg-type]
-        property=data["property"],  # type: ignore[arg-type]
-        channels=data["channels"],  # type: ignore[arg-type]
-        location=data["location"],  # type: ignore[arg-type]
-        rule=data.get("rule"),  # type: ignore[arg-type]
-    )
+    @classmethod
+    def _from_fields(cls, data: Mapping[str, Json]) -> PlanError:
+        return cls(
+            data["kind"],
+            str(data["reason"]),
+            tool=data.get("tool"),
+            operation=data.get("operation"),
+            property=data.get("property"),
+            channels=tuple(data.get("channels") or ()),
+            location=data.get("location"),
+            fix=data.get("fix"),
+            rule=data.get("rule"),
+        )
 
 
 class DocumentError(PlanError):
     """The input is not an OpenAPI 3.x document at all (not a mapping, Swagger 2.0, ...)."""
+
+
+class PlanDataError(PlanError):
+    """Plan data (`Plan.from_dict`) that is not a plan this version can serve (S15.1);
+    `field` names the first field at fault (`parameters.0.in`)."""
+
+    field: str
+
+    def __init__(self, reason: str, *, field: str = "", **fields: Any) -> None:
+        self.field = field
+        fields.pop("kind", None)
+        super().__init__("document", reason, **fields)
+
+    def _fields(self) -> dict[str, Json]:
+        return {**super()._fields(), "field": self.field}
+
+    @classmethod
+    def _from_fields(cls, data: Mapping[str, Json]) -> PlanDataError:
+        return cls(
+            str(data["reason"]), field=str(data.get("field", "")), location=data.get("location")
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,8 +236,27 @@ class ArgumentError(ToolshapeError):
             issue.render() for issue in self.errors
         )
 
-    def __str__(self) -> str:
-        return self.message
+    def _fields(self) -> dict[str, Json]:
+        return {
+            "tool": self.tool,
+            "errors": [
+                {"path": e.path, "keyword": e.keyword, "message": e.message} for e in self.errors
+            ],
+        }
 
-    def __reduce__(self) -> tuple[object, ...]:
-        return (ArgumentError, (self.tool, self.errors))
+    @classmethod
+    def _from_fields(cls, data: Mapping[str, Json]) -> ArgumentError:
+        return cls(
+            str(data["tool"]),
+            [
+                ArgumentIssue(str(e["path"]), str(e["keyword"]), str(e["message"]))
+                for e in data["errors"]
+            ],
+        )
+
+
+#: Every error class by name, for `ToolshapeError.from_dict` (S15.3).
+_ERROR_CLASSES: dict[str, type[ToolshapeError]] = {
+    cls.__name__: cls
+    for cls in (ToolshapeError, PlanError, DocumentError, PlanDataError, ArgumentError)
+}

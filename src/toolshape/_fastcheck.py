@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import numbers
 import re
-from collections.abc import Callable, Mapping, Sequence, Sized
+from collections.abc import Callable, Mapping, Sized
 from fractions import Fraction
 from typing import Any
 
@@ -24,6 +24,7 @@ from jsonschema import Draft7Validator, Draft202012Validator
 from jsonschema._utils import uniq as _jsonschema_uniq
 
 from toolshape._dialects import DRAFT7, DRAFT2020_12
+from toolshape._json import equal
 from toolshape._regex import nested_quantifier
 
 Check = Callable[[Any], bool]
@@ -64,27 +65,6 @@ _TYPES: Mapping[str, Check] = {
     "number": _is_number,
     "integer": _is_integer,
 }
-
-
-def _unbool(value: Any, true: object = object(), false: object = object()) -> Any:
-    if value is True:
-        return true
-    if value is False:
-        return false
-    return value
-
-
-def equal(one: Any, two: Any) -> bool:
-    """JSON equality as jsonschema has it: `True` is not `1`, `1` is `1.0`, containers deep."""
-    if one is two:
-        return True
-    if isinstance(one, str) or isinstance(two, str):
-        return bool(one == two)
-    if isinstance(one, Sequence) and isinstance(two, Sequence):
-        return len(one) == len(two) and all(equal(a, b) for a, b in zip(one, two, strict=True))
-    if isinstance(one, Mapping) and isinstance(two, Mapping):
-        return one.keys() == two.keys() and all(equal(one[k], two[k]) for k in one)
-    return bool(_unbool(one) == _unbool(two))
 
 
 def _key(value: Any) -> Any:

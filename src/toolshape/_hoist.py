@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
-from typing import cast
+from collections.abc import Mapping
 
 from toolshape._allof import merge_allof
 from toolshape._dialects import DIALECTS, DRAFT2020_12
@@ -12,9 +11,11 @@ from toolshape._keywords import (
     CONDITIONAL_KEYWORDS,
     DYNAMIC_REF_KEYWORDS,
     OBJECT_COUNTING_KEYWORDS,
+    UNION_KEYWORDS,
     WHOLE_BODY_KEYWORDS,
 )
 from toolshape._options import Options
+from toolshape._pointers import references
 from toolshape._types import Hoisted, Json, Schema, Wrapped
 from toolshape._union import merge_union
 
@@ -62,6 +63,11 @@ def hoist_body(
         )
     composed = False
     widened: tuple[str, ...] | None = None
+    if not options.flatten_unions:
+        # S5: a root union names what the author wrote, before a missing `type` (rows 1-2).
+        for keyword in UNION_KEYWORDS:
+            if keyword in schema:
+                return _conditional(keyword)
     if (
         options.flatten_unions
         and ("oneOf" in schema or "anyOf" in schema)
@@ -116,13 +122,7 @@ def hoist_body(
         )
     for keyword in CONDITIONAL_KEYWORDS:
         if keyword in schema:
-            return Wrapped(
-                f"the `body` schema has `{keyword}` at its root, so which fields are valid "
-                "depends on the body as a whole and they can't be hoisted one by one. "
-                "Describe the request body as one object with `properties`",
-                "S5.3",
-                keyword,
-            )
+            return _conditional(keyword)
     for keyword in OBJECT_COUNTING_KEYWORDS:
         if keyword in schema:
             return Wrapped(
@@ -178,6 +178,22 @@ def hoist_body(
     )
 
 
+def _conditional(keyword: str) -> Wrapped:
+    """S5.3: the reason for a root applicator; a union's fix also names the S11 opt-in."""
+    fix = "Describe the request body as one object with `properties`"
+    if keyword in UNION_KEYWORDS:
+        fix += (
+            ", or turn on `flatten_unions` (S11) to merge object variants into one flat object "
+            "that the union still judges"
+        )
+    return Wrapped(
+        f"the `body` schema has `{keyword}` at its root, so which fields are valid depends on "
+        f"the body as a whole and they can't be hoisted one by one. {fix}",
+        "S5.3",
+        keyword,
+    )
+
+
 def _strict_roots(
     schema: Mapping[str, Json], properties: Mapping[str, Json], defs: Mapping[str, Schema]
 ) -> Wrapped | None:
@@ -225,14 +241,11 @@ def _strict_roots(
                     "required",
                 )
     anchor = schema.get("$dynamicAnchor")
-    targeted = isinstance(anchor, str) and any(
-        key == "$dynamicRef" and isinstance(value, str) and value.endswith("#" + anchor)
-        for key, value in _walk(schema, defs)
-    )
+    inside = [*references(schema), *(r for d in defs.values() for r in references(d))]
+    # A `$ref` can't name an anchor (S1.2), so `#node` is a `$dynamicRef`, `#` a `$recursiveRef`.
+    targeted = isinstance(anchor, str) and any(r.endswith("#" + anchor) for r in inside)
     if schema.get("$recursiveAnchor") is True:
-        targeted = targeted or any(
-            key == "$recursiveRef" and value == "#" for key, value in _walk(schema, defs)
-        )
+        targeted = targeted or "#" in inside
     if targeted:
         keyword = "$dynamicAnchor" if isinstance(anchor, str) else "$recursiveAnchor"
         return Wrapped(
@@ -256,17 +269,3 @@ def _outside_names(dependent: Json, properties: Mapping[str, Json]) -> str | Non
             if not isinstance(name, str) or name not in properties:
                 return str(name)
     return None
-
-
-def _walk(schema: Json, defs: Mapping[str, Schema]) -> Iterator[tuple[str, Json]]:
-    """Every (key, value) pair inside `schema` and `defs`, without recursion."""
-    stack: list[Json] = [schema, dict(defs)]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, Mapping):
-            for key, value in cast(Mapping[str, Json], node).items():
-                yield key, value
-                if isinstance(value, (Mapping, list)):
-                    stack.append(value)
-        elif isinstance(node, list):
-            stack.extend(v for v in node if isinstance(v, (Mapping, list)))

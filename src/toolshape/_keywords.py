@@ -12,6 +12,9 @@ BRANCH_KEYWORDS = frozenset({"type", "properties", "required"})
 #: S5.3: applicators whose outcome depends on the whole body, so its fields can't be split up.
 CONDITIONAL_KEYWORDS = ("oneOf", "anyOf", "not", "if", "then", "else")
 
+#: S5, S11: the root unions: their reason comes before rows 1-2, and names `flatten_unions`.
+UNION_KEYWORDS = ("oneOf", "anyOf")
+
 #: S5.4: keywords that would also count or constrain the parameters at the flat root.
 OBJECT_COUNTING_KEYWORDS = (
     "minProperties",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from toolshape._errors import ArgumentError
+from toolshape._errors import ArgumentError, ToolshapeError
 from toolshape._types import Json
 
 #: S13.6: from this protocol version on, argument errors are tool results with `isError`.
@@ -12,16 +12,30 @@ INVALID_PARAMS = -32602
 """The JSON-RPC error code of an argument error before `2025-11-25`."""
 
 
-def error_result(error: ArgumentError, protocol_version: str) -> dict[str, Json]:
+def error_result(error: ArgumentError, protocol_version: str | None = None) -> dict[str, Json]:
     """The MCP answer to a rejected call, as plain data (S13.6).
 
-    For protocol version `2025-11-25` or later: a tool result
+    For protocol version `2025-11-25` or later (and when the version is not known, `None`: the
+    current protocol's answer): a tool result
     `{"content": [{"type": "text", "text": message}], "isError": true}`. Before it: a JSON-RPC
     error object `{"code": -32602, "message": message, "data": {...}}`. Versions are compared
     as the `YYYY-MM-DD` strings MCP uses.
+
+    Raises:
+        ToolshapeError: `error` is not an `ArgumentError`, or the version is not a string.
     """
+    if not isinstance(error, ArgumentError):
+        raise ToolshapeError(
+            f"error_result answers an ArgumentError, not {type(error).__name__}: other errors "
+            "are the gateway's, not the model's"
+        )
+    if protocol_version is not None and not isinstance(protocol_version, str):
+        raise ToolshapeError(
+            f"protocol_version must be an MCP version string such as '2025-11-25' (or None), "
+            f"not {protocol_version!r}"
+        )
     details = [{"path": e.path, "keyword": e.keyword, "message": e.message} for e in error.errors]
-    if protocol_version >= TOOL_RESULT_SINCE:
+    if protocol_version is None or protocol_version >= TOOL_RESULT_SINCE:
         return {
             "content": [{"type": "text", "text": error.message}],
             "isError": True,

@@ -17,6 +17,7 @@ from toolshape._errors import DocumentError, PlanError, PlanErrorKind
 from toolshape._hoist import hoist_body
 from toolshape._names import derive_name, tool_name
 from toolshape._options import Options, Profile
+from toolshape._plan_format import PLAN_FORMAT, check_plan_data
 from toolshape._policy import apply_key_policy
 from toolshape._route import Inbound
 from toolshape._schemas import (
@@ -42,9 +43,7 @@ from toolshape._types import (
     thaw,
 )
 from toolshape._union import describe
-
-PLAN_FORMAT = "toolshape.plan/1"
-"""The version tag of `Plan.to_dict()` data (S15.1)."""
+from toolshape._validate import check, compile_schema
 
 _ENV = re.compile(r"\$env\(([^)]*)\)")
 
@@ -181,38 +180,32 @@ class Plan:
     def from_dict(cls, data: Mapping[str, Json]) -> Plan:
         """Load a plan written by `to_dict` (S15.1); it routes exactly like the original.
 
+        The data is checked first as untrusted input: against the `toolshape.plan/1` JSON
+        Schema (`PLAN_SCHEMA`), and every schema in it as planning would check it.
+
         Raises:
-            PlanError: `data` is not a plan of a format this version reads.
+            PlanDataError: `data` is not a plan this version can serve; `field` names where.
         """
-        if not isinstance(data, Mapping) or data.get("format") != PLAN_FORMAT:
-            shown = data.get("format") if isinstance(data, Mapping) else type(data).__name__
-            raise PlanError(
-                "document", f"not a toolshape plan: format is {shown!r}, expected {PLAN_FORMAT!r}"
-            )
-        try:
-            return cls(
-                name=data["name"],
-                operation_id=data["operationId"],
-                method=data["method"],
-                path=data["path"],
-                content_type=data["contentType"],
-                style=data["style"],
-                location=data["location"],
-                diagnostics=tuple(Diagnostic.from_dict(d) for d in data["diagnostics"]),
-                body=data["body"],
-                parameters=tuple(ParameterRoute.from_dict(p) for p in data["parameters"]),
-                body_properties=tuple(data["bodyProperties"]),
-                body_required=data["bodyRequired"],
-                undeclared=data["undeclared"],
-                validation=data["validation"],
-                _input=thaw(data["inputSchema"]),
-                _nested=thaw(data["nestedSchema"]),
-                _check=thaw(data["bodyCheck"]),
-            )
-        except (KeyError, TypeError, AttributeError) as error:
-            raise PlanError(
-                "document", f"not a toolshape plan: missing or malformed {error}"
-            ) from None
+        check_plan_data(data)
+        return cls(
+            name=data["name"],
+            operation_id=data["operationId"],
+            method=data["method"],
+            path=data["path"],
+            content_type=data["contentType"],
+            style=data["style"],
+            location=data["location"],
+            diagnostics=tuple(Diagnostic.from_dict(d) for d in data["diagnostics"]),
+            body=data["body"],
+            parameters=tuple(ParameterRoute.from_dict(p) for p in data["parameters"]),
+            body_properties=tuple(data["bodyProperties"]),
+            body_required=data["bodyRequired"],
+            undeclared=data["undeclared"],
+            validation=data["validation"],
+            _input=thaw(data["inputSchema"]),
+            _nested=thaw(data["nestedSchema"]),
+            _check=thaw(data["bodyCheck"]),
+        )
 
     def _canonical(self) -> str:
         text = self._cache.get("canonical")
@@ -465,6 +458,8 @@ class _Tool:
             declare=self.declare,
             defs=op.defs,
         )
+        if options.validation == "per-channel":
+            self._note_invalid_defaults(nested)
         if self.style == "nested":
             return self._finish(
                 "nested", nested, nested, "wrapped" if has_body else "none", (), "reject"
@@ -539,6 +534,23 @@ class _Tool:
             policy.undeclared,
             check,
         )
+
+    def _note_invalid_defaults(self, nested: Mapping[str, Json]) -> None:
+        """S13.5 (legacy): a `default` its own schema rejects is never inserted; say so."""
+        root = {k: nested[k] for k in ("$schema", "$defs") if k in nested}
+        for channel, schema in nested["properties"].items():
+            properties = schema.get("properties") if isinstance(schema, Mapping) else None
+            for name, prop in (properties or {}).items():
+                if not isinstance(prop, Mapping) or "default" not in prop:
+                    continue
+                if check(compile_schema({**root, "allOf": [prop]}), prop["default"]):
+                    self.note(
+                        "warning",
+                        "MCP tool default left out",
+                        f"the `default` {json.dumps(prop['default'])} of `{channel}.{name}` does "
+                        "not match its own schema, so it is never inserted into a call. Fix "
+                        "the default",
+                    )
 
     def _finish(
         self,

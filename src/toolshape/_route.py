@@ -18,16 +18,29 @@ if TYPE_CHECKING:
 _VARIABLE = re.compile(r"\{([^{}]*)\}")
 #: Text that percent-encoding leaves as it is (RFC 3986 unreserved): the fast path.
 _UNRESERVED = re.compile(r"[A-Za-z0-9_.~-]*")
-_FORBIDDEN_IN_HEADER = re.compile(r"[\r\n\x00]")
-#: Query characters sent as-is: `,` and `|` are the form / pipe delimiters (S12.1).
+#: S12.2: what a header value may hold: visible ASCII and Latin-1, spaces and tabs inside.
+_HEADER_VALUE = re.compile(r"[\t\x20-\x7e\x80-\xff]*")
+#: Scalar query values keep the form and pipe delimiters `,` and `|` readable (S12.1).
 _QUERY_SAFE = ",|"
 #: allowReserved: the reserved characters that can't change the query's structure
 #: (`&`, `=`, `#` and `+` stay encoded, so every argument arrives as exactly one value).
 _QUERY_RESERVED_SAFE = ",|:/?[]@!$'()*;"
+_TRIPLE = re.compile(r"(%[0-9A-Fa-f]{2})")
+#: S12.1: the delimiter of a non-exploded array or object, by style, as sent on the wire.
+_DELIMITER = {"spaceDelimited": "%20", "pipeDelimited": "|"}
 _CHANNEL_OF_ARGUMENT: Mapping[str, Channel] = {v: k for k, v in CHANNEL_ARGUMENT.items()}
 _CHANNEL_NAMES = frozenset({"pathParams", "queryParams", "body", "headers"})
 
 Inbound = Mapping[str, str] | Iterable[tuple[str, str]] | None
+
+
+class _Refused(Exception):
+    """A value the request can't carry intact; `where` names the argument (S12.1, S12.2)."""
+
+    def __init__(self, keyword: str, message: str) -> None:
+        super().__init__(message)
+        self.keyword = keyword
+        self.message = message
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +55,10 @@ class Router:
     key_query: tuple[tuple[str, str], ...]
     """S1.6: a query written in the path key, sent before the arguments' query."""
     key_query_encoded: tuple[str, ...]
+    """S1.6: that query exactly as written (a valueless `?beta` stays `beta`)."""
+    query_names: frozenset[str]
+    """Every query name the operation declares or its path key writes: an exploded object's
+    key may not forge one (S12.1)."""
     body_properties: frozenset[str]
     channel_names: frozenset[str]
     """S13.1: the names a nested call may use: `cookies` only with cookie parameters."""
@@ -55,12 +72,16 @@ def build_router(plan: Plan) -> Router:
     by_channel: dict[Channel, dict[str, ParameterRoute]] = {}
     for route in plan.parameters:
         by_channel.setdefault(route.channel, {})[route.argument] = route
+    written = tuple(quote(part, safe="!$'()*+,;=:@/?%[]~") for part in key_query.split("&") if part)
     return Router(
         by_argument={route.argument: route for route in plan.parameters},
         by_channel=by_channel,
         segments=tuple(tuple(_VARIABLE.split(s)) for s in template.split("/")),
         key_query=pairs,
-        key_query_encoded=tuple(f"{_encode(k, '[]')}={_encode(v, _QUERY_SAFE)}" for k, v in pairs),
+        key_query_encoded=written,
+        query_names=frozenset(
+            [*(r.name for r in plan.parameters if r.channel == "query"), *(k for k, _ in pairs)]
+        ),
         body_properties=frozenset(plan.body_properties),
         channel_names=_CHANNEL_NAMES | ({"cookies"} if "cookie" in by_channel else set()),
     )
@@ -83,7 +104,7 @@ def _text(value: Json) -> str:
         return str(value)  # the JSON spelling of an integer
     if value is None:
         return ""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
 def _pairs(value: Mapping[str, Json]) -> list[tuple[str, str]]:
@@ -94,10 +115,21 @@ def _encode(text: str, safe: str = "") -> str:
     return text if _UNRESERVED.fullmatch(text) else quote(text, safe=safe)
 
 
+def _encode_query(text: str, safe: str, reserved: bool) -> str:
+    """A query value percent-encoded; with `allowReserved`, `%XX` triples pass unchanged."""
+    if _UNRESERVED.fullmatch(text):
+        return text
+    if not reserved or "%" not in text:
+        return quote(text, safe=safe)
+    return "".join(
+        part if i % 2 else quote(part, safe=safe) for i, part in enumerate(_TRIPLE.split(text))
+    )
+
+
 def _path_value(route: ParameterRoute, value: Json) -> str:
     """One path variable per `style` / `explode`, percent-encoded so it can't add segments."""
     if route.content_type is not None:
-        return _encode(json.dumps(value, ensure_ascii=False))
+        return _encode(json.dumps(value, ensure_ascii=False, allow_nan=False))
     style, explode, name = route.style, route.explode, _encode(route.name)
     if isinstance(value, list):
         items = [_encode(_text(v)) for v in value]
@@ -128,54 +160,126 @@ def _path_value(route: ParameterRoute, value: Json) -> str:
     return text
 
 
-def _query_pairs(route: ParameterRoute, value: Json) -> list[tuple[str, str]]:
-    """One query parameter per `style` / `explode` (S12.1), as unencoded pairs."""
+def _query(route: ParameterRoute, value: Json, router: Router) -> list[tuple[str, str, str]]:
+    """One query parameter per `style` / `explode` (S12.1): `(name, value, wire text)` triples,
+    the first two as the server decodes them, the third exactly as sent."""
     name = route.name
+    reserved = route.allow_reserved
+    scalar_safe = _QUERY_RESERVED_SAFE if reserved else _QUERY_SAFE
+    wire_name = _encode(name, "[]")
     if route.content_type is not None:
-        return [(name, json.dumps(value, ensure_ascii=False))]
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False)
+        return [(name, text, f"{wire_name}={_encode_query(text, scalar_safe, reserved)}")]
     style, explode = route.style, route.explode
-    if isinstance(value, list):
-        items = [_text(v) for v in value]
-        if explode:
-            return [(name, item) for item in items]
-        delimiter = {"spaceDelimited": " ", "pipeDelimited": "|"}.get(style, ",")
-        return [(name, delimiter.join(items))]
-    if isinstance(value, dict):
-        if style == "deepObject":
-            return _deep_object(name, value)
-        if explode:
-            return _pairs(value)
-        return [(name, ",".join(f"{k},{v}" for k, v in _pairs(value)))]
-    return [(name, _text(value))]
+    if isinstance(value, dict) and style == "deepObject":
+        return [
+            (key, text, f"{_encode(key, '[]')}={_encode_query(text, scalar_safe, reserved)}")
+            for key, text in _deep_object(name, value)
+        ]
+    if isinstance(value, list) and explode:
+        return [
+            (name, text, f"{wire_name}={_encode_query(text, scalar_safe, reserved)}")
+            for text in (_text(v) for v in value)
+        ]
+    if isinstance(value, dict) and explode:
+        out = []
+        for key, text in _pairs(value):
+            if key in router.query_names and key != name:
+                raise _Refused(
+                    "style",
+                    f"the key `{key}` would be sent as the query parameter `{key}`, which "
+                    "this operation declares on its own (an exploded object's keys become "
+                    "query names)",
+                )
+            out.append((key, text, f"{_encode(key)}={_encode_query(text, scalar_safe, reserved)}"))
+        return out
+    if isinstance(value, (list, dict)):
+        # S12.1: a delimiter inside an item is encoded, so the server splits exactly the items.
+        wire = _DELIMITER.get(style, ",")
+        plain = " " if wire == "%20" else wire
+        items = (
+            [_text(v) for v in value]
+            if isinstance(value, list)
+            else [part for pair in _pairs(value) for part in pair]
+        )
+        if plain == " " and any(" " in item for item in items):
+            raise _Refused(
+                "style",
+                "an item holds a space, which is also the delimiter of a spaceDelimited "
+                "value, so the server would split it; use another style",
+            )
+        item_safe = (_QUERY_RESERVED_SAFE if reserved else _QUERY_SAFE).replace(plain, "")
+        encoded = wire.join(_encode_query(item, item_safe, reserved) for item in items)
+        return [(name, plain.join(items), f"{wire_name}={encoded}")]
+    text = _text(value)
+    return [(name, text, f"{wire_name}={_encode_query(text, scalar_safe, reserved)}")]
 
 
 def _deep_object(prefix: str, value: Mapping[str, Json]) -> list[tuple[str, str]]:
+    """S12.1: `q[a][b]=1`, arrays indexed (`q[ids][0]=1`); a key holding `[` or `]` would
+    forge structure, so it is refused."""
     out: list[tuple[str, str]] = []
-    for key, item in value.items():
-        name = f"{prefix}[{key}]"
+    stack: list[tuple[str, Json]] = [(prefix, value)]
+    while stack:
+        name, item = stack.pop()
         if isinstance(item, dict):
-            out.extend(_deep_object(name, item))
+            for key in reversed(list(item)):
+                if "[" in key or "]" in key:
+                    raise _Refused(
+                        "style",
+                        f"the key `{key}` holds a bracket, which a deepObject name uses for "
+                        "its structure, so the server would read another structure",
+                    )
+                stack.append((f"{name}[{key}]", item[key]))
         elif isinstance(item, list):
-            out.extend((name, _text(v)) for v in item)
+            stack.extend((f"{name}[{i}]", v) for i, v in reversed(list(enumerate(item))))
         else:
             out.append((name, _text(item)))
     return out
 
 
 def _header_value(route: ParameterRoute, value: Json) -> str:
-    """A header per `simple` style (S12.1)."""
+    """A header per `simple` style (S12.1); inside an array or object, `%` and the delimiters
+    are percent-encoded so the server splits exactly the items sent."""
     if route.content_type is not None:
-        return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, list):
-        return ",".join(_text(v) for v in value)
-    if isinstance(value, dict):
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False)
+    elif isinstance(value, list):
+        text = ",".join(_item(_text(v)) for v in value)
+    elif isinstance(value, dict):
         sep = "=" if route.explode else ","
-        return ",".join(f"{k}{sep}{v}" for k, v in _pairs(value))
-    return _text(value)
+        text = ",".join(f"{_item(k)}{sep}{_item(v)}" for k, v in _pairs(value))
+    else:
+        text = _text(value)
+    if not _HEADER_VALUE.fullmatch(text):
+        raise _Refused(
+            "header",
+            "a header value can't contain CR, LF, NUL or other control characters, or text "
+            "outside Latin-1",
+        )
+    if text != text.strip(" \t"):
+        raise _Refused("header", "a header value can't start or end with a space or tab")
+    return text
+
+
+def _item(text: str) -> str:
+    return text.replace("%", "%25").replace(",", "%2C").replace("=", "%3D")
 
 
 def _cookie_pairs(route: ParameterRoute, value: Json) -> list[tuple[str, str]]:
-    return [(_encode(k), _encode(v)) for k, v in _query_pairs(route, value)]
+    """Cookie parameters per `form` style, percent-encoded; the delimiters of a non-exploded
+    array or object are left raw, the items' own encoded (S12.1)."""
+    name = _encode(route.name)
+    if route.content_type is not None:
+        return [(name, _encode(json.dumps(value, ensure_ascii=False, allow_nan=False)))]
+    if isinstance(value, list):
+        items = [_encode(_text(v)) for v in value]
+        return [(name, item) for item in items] if route.explode else [(name, ",".join(items))]
+    if isinstance(value, dict):
+        pairs = [(_encode(k), _encode(v)) for k, v in _pairs(value)]
+        if route.explode:
+            return pairs
+        return [(name, ",".join(f"{k},{v}" for k, v in pairs))]
+    return [(name, _encode(_text(value)))]
 
 
 def _inbound(headers: Inbound, tool: str) -> list[tuple[str, str]]:
@@ -206,41 +310,63 @@ class _Builder:
     __slots__ = (
         "body",
         "cookies",
+        "exploded",
         "headers",
         "path_values",
         "query",
         "query_encoded",
+        "router",
         "tool",
     )
 
-    def __init__(self, plan: Plan) -> None:
+    def __init__(self, plan: Plan, router: Router) -> None:
         self.tool = plan.name
+        self.router = router
         self.path_values: dict[str, str] = {}
         self.query: list[tuple[str, str]] = []
         self.query_encoded: list[str] = []
+        self.exploded: set[str] = set()
         self.headers: list[tuple[str, str]] = []
         self.cookies: list[tuple[str, str]] = []
         self.body: Any = NO_BODY
 
     def parameter(self, route: ParameterRoute, value: Json, where: str) -> None:
         channel = route.channel
-        if channel == "path":
-            self.path_values[route.name] = _path_value(route, value)
-        elif channel == "query":
-            pairs = _query_pairs(route, value)
-            self.query.extend(pairs)
-            safe = _QUERY_RESERVED_SAFE if route.allow_reserved else _QUERY_SAFE
-            self.query_encoded.extend(f"{_encode(k, '[]')}={_encode(v, safe)}" for k, v in pairs)
-        elif channel == "header":
-            text = _header_value(route, value)
-            if _FORBIDDEN_IN_HEADER.search(text):
-                raise ArgumentError(
-                    self.tool,
-                    [ArgumentIssue(where, "header", "a header value can't contain CR, LF or NUL")],
-                )
-            self.headers.append((route.name.lower(), text))
-        else:
-            self.cookies.extend(_cookie_pairs(route, value))
+        try:
+            if channel == "path":
+                text = _path_value(route, value)
+                if not text:
+                    raise _Refused(
+                        "minLength",
+                        "a path parameter can't be empty: the request's path would lose a segment",
+                    )
+                self.path_values[route.name] = text
+                return
+            if value is None or value == [] or value == {}:
+                return  # S12.1: undefined in RFC 6570, so not sent (S14.2 counts it as sent)
+            if channel == "query":
+                parts = _query(route, value, self.router)
+                if route.explode and isinstance(value, dict) and route.style != "deepObject":
+                    names = {name for name, _, _ in parts}
+                    clash = names & self.exploded
+                    if clash:
+                        raise _Refused(
+                            "style",
+                            f"the key `{sorted(clash)[0]}` is also a key of another exploded "
+                            "object, so the server would read two values for one name",
+                        )
+                    self.exploded |= names
+                for name, text, wire in parts:
+                    self.query.append((name, text))
+                    self.query_encoded.append(wire)
+            elif channel == "header":
+                self.headers.append((route.name.lower(), _header_value(route, value)))
+            else:
+                self.cookies.extend(_cookie_pairs(route, value))
+        except _Refused as refused:
+            raise ArgumentError(
+                self.tool, [ArgumentIssue(where, refused.keyword, refused.message)]
+            ) from None
 
     def refuse(self, where: str) -> ArgumentError:
         # S7, S14.2: never silently dropped; the validator normally rejects this first.
@@ -260,10 +386,12 @@ def route_args(
     doesn't declare.
 
     Raises:
-        ArgumentError: a header value with CR, LF or NUL (S12.2), or an argument nothing declares.
+        ArgumentError: a value the request can't carry intact (an empty path value, a header
+            value with control characters, a key that would forge query structure, a value
+            JSON can't spell), or an argument nothing declares.
     """
     router = router_for(plan)
-    out = _Builder(plan)
+    out = _Builder(plan, router)
     if not isinstance(arguments, dict):
         raise ArgumentError(
             plan.name, [ArgumentIssue("", "type", "the arguments must be an object")]
@@ -273,6 +401,12 @@ def route_args(
             _route_flat(plan, router, arguments, out)
         else:
             _route_nested(plan, router, arguments, out)
+        if out.body is not NO_BODY:
+            json.dumps(out.body, allow_nan=False)  # S14.4: NaN, sets, bytes are not JSON
+    except RecursionError:
+        raise ArgumentError(
+            plan.name, [ArgumentIssue("", "depth", "the arguments are nested too deeply to send")]
+        ) from None
     except (TypeError, ValueError) as error:  # a Python value with no JSON spelling
         raise ArgumentError(
             plan.name, [ArgumentIssue("", "type", f"the arguments are not JSON values: {error}")]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Literal
 
+from toolshape._pointers import reachable
 from toolshape._types import (
     CHANNEL_ARGUMENT,
     NESTED_ORDER,
@@ -130,19 +131,6 @@ def flat_parts(
 
 
 def reachable_defs(roots: Sequence[Schema], defs: Mapping[str, Schema]) -> dict[str, Schema]:
-    """The part of `defs` that `#/$defs/<name>` references inside `roots` reach, in `defs` order."""
-    seen: set[str] = set()
-    stack: list[Json] = list(roots)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, dict):
-            ref = node.get("$ref")
-            if isinstance(ref, str) and ref.startswith("#/$defs/"):
-                name = ref[len("#/$defs/") :].replace("~1", "/").replace("~0", "~")
-                if name not in seen and name in defs:
-                    seen.add(name)
-                    stack.append(defs[name])
-            stack.extend(v for v in node.values() if isinstance(v, (dict, list)))
-        elif isinstance(node, list):
-            stack.extend(v for v in node if isinstance(v, (dict, list)))
-    return {name: schema for name, schema in defs.items() if name in seen}
+    """The part of `defs` the references inside `roots` reach, in `defs` order (S4.4: through
+    `$ref`, `$dynamicRef` and discriminator mappings)."""
+    return reachable(roots, defs)

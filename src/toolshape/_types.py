@@ -6,8 +6,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
 
-Json: TypeAlias = Any
-"""A JSON value as `json.loads` returns it (dict, list, str, int, float, bool, None)."""
+from toolshape._json import Json, thaw
+
+__all__ = ["Json", "thaw"]  # re-exported: every step imports the JSON type from here
 
 Schema: TypeAlias = Any
 """A JSON Schema: a mapping, or (JSON Schema 2020-12 / OpenAPI 3.1) `True` / `False`."""
@@ -24,15 +25,6 @@ BodyShape: TypeAlias = Literal["hoisted", "wrapped", "none"]
 
 Level: TypeAlias = Literal["error", "warning", "info", "debug"]
 """The level of a diagnostic."""
-
-
-def thaw(value: Json) -> Json:
-    """A deep copy of plain JSON data (dicts and lists copied, scalars shared)."""
-    if isinstance(value, dict):
-        return {k: thaw(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [thaw(v) for v in value]
-    return value
 
 
 PARAMETER_CHANNELS: tuple[Channel, ...] = ("path", "query", "header", "cookie")

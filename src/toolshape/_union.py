@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from toolshape._allof import merge_allof, resolve_local
 from toolshape._dialects import DRAFT2020_12
+from toolshape._json import equal
 from toolshape._keywords import is_annotation
 from toolshape._types import Json, Schema, Wrapped
 
@@ -23,6 +24,8 @@ VARIANT_KEYWORDS = frozenset({"type", "properties", "required", "additionalPrope
 ROOT_KEYWORDS = frozenset(
     {"type", "properties", "required", "additionalProperties", "discriminator", "$schema"}
 )
+
+_OBJECTS = 'Give every variant `"type": "object"` with `properties`'
 
 #: The order JSON types are listed in a widened `type`.
 _TYPE_ORDER = ("object", "array", "string", "number", "integer", "boolean", "null")
@@ -106,7 +109,7 @@ def _widen(schemas: list[Schema]) -> tuple[Schema, bool]:
     """One property schema accepting everything each of `schemas` accepts (S11.1);
     and whether it is wider than any of them."""
     first = schemas[0]
-    if all(_strip(s) == _strip(first) for s in schemas):
+    if all(equal(_strip(s), _strip(first)) for s in schemas):
         return _without_default(first), False
     values = [_string_values(s) for s in schemas]
     if all(v is not None for v in values):
@@ -171,9 +174,14 @@ def _variant(
                 f"its variant {index} has `{key}`",
                 "Keep only `properties`, `required`, `additionalProperties` and annotations in each variant",
             )
+    for holder, what in ((variant, f"its variant {index}"), (root, "its root")):
+        if not isinstance(holder.get("properties", {}), Mapping):
+            return _refuse(keyword, f"{what} has `properties` that is not an object", _OBJECTS)
+        if not isinstance(holder.get("required", []), list):
+            return _refuse(keyword, f"{what} has `required` that is not a list", _OBJECTS)
     properties = dict(root.get("properties", {}))
     for name, schema in variant.get("properties", {}).items():
-        if name in properties and _strip(properties[name]) != _strip(schema):
+        if name in properties and not equal(_strip(properties[name]), _strip(schema)):
             properties[name] = {"allOf": [properties[name], schema]}  # both apply
         else:
             properties[name] = schema
@@ -181,7 +189,7 @@ def _variant(
     own, shared = variant.get("additionalProperties"), root.get("additionalProperties")
     if own is False or shared is False:
         additional: Schema | None = False  # either side rejects what neither declares
-    elif own is None or shared is None or _strip(own) == _strip(shared):
+    elif own is None or shared is None or equal(_strip(own), _strip(shared)):
         additional = own if shared is None else shared if own is None else own
     else:
         additional = {}  # two different typed policies: widened, never copied (S11.4)
@@ -263,7 +271,7 @@ def merge_union(
     if all(p is False for p in policies):
         merged["additionalProperties"] = False
     elif all(p is not None and p is not False for p in policies) and all(
-        _strip(p) == _strip(policies[0]) for p in policies
+        equal(_strip(p), _strip(policies[0])) for p in policies
     ):
         merged["additionalProperties"] = policies[0]
     return MergedUnion(merged, tuple(widened))

@@ -22,7 +22,8 @@ from referencing.exceptions import NoSuchResource, Unresolvable
 
 from toolshape._dialects import DRAFT6, DRAFT7, DRAFT2019_09, DRAFT2020_12, dialect_of
 from toolshape._errors import ArgumentIssue
-from toolshape._fastcheck import compile_check, equal, is_multiple
+from toolshape._fastcheck import compile_check, is_multiple
+from toolshape._json import equal
 from toolshape._types import Json, Schema
 
 #: A validator's message longer than this is cut (it may quote a huge argument back).

@@ -1,0 +1,196 @@
+"""S15.1: the plan-data format `toolshape.plan/1`, as a JSON Schema, and the checks that make
+loaded data safe to serve from.
+
+`Plan.from_dict` is an input like any document: a tampered plan must not be able to send a
+request the planner would never make (CRLF in a method, an absolute URL as path, a parameter
+routed `in: "evil"`), nor fetch anything or raise at call time through its schemas. The envelope
+is validated against `PLAN_SCHEMA`; every schema in it against the same keyword rules planning
+uses (S1.4), with every reference local and the nesting bounded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from toolshape._bundle import MAX_DATA_DEPTH, MAX_DEPTH
+from toolshape._dialects import dialect_of
+from toolshape._document import CLIENT_HEADERS, HTTP_TOKEN, STYLES
+from toolshape._errors import PlanDataError
+from toolshape._metaschema import DEFAULT_RULES, RULES, UNPLANNED_DIALECTS, WANTS
+from toolshape._pointers import DATA, references, subschemas
+from toolshape._validate import compile_schema
+
+PLAN_FORMAT = "toolshape.plan/1"
+"""The version tag of `Plan.to_dict()` data (S15.1)."""
+
+_STRING_OR_NULL = {"type": ["string", "null"]}
+_NO_CONTROL = "^[^\\x00-\\x1f\\x7f]*$"
+_MEDIA_TYPE = "^[A-Za-z0-9!#$&^_.+*-]+/[A-Za-z0-9!#$&^_.+*-]+( *;[^\\x00-\\x1f\\x7f]*)?$"
+
+#: The plan-data format as a JSON Schema (2020-12). Shipped with the package as data.
+PLAN_SCHEMA: Mapping[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "toolshape plan (toolshape.plan/1)",
+    "type": "object",
+    "properties": {
+        "format": {"const": PLAN_FORMAT},
+        "name": {"type": "string", "pattern": "^[A-Za-z0-9_.-]{1,128}$"},
+        "operationId": _STRING_OR_NULL,
+        "method": {"enum": ["GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"]},
+        "path": {"type": "string", "pattern": "^/[^\\x00-\\x20\\x7f]*$"},
+        "contentType": {"anyOf": [{"type": "null"}, {"type": "string", "pattern": _MEDIA_TYPE}]},
+        "style": {"enum": ["flat", "nested"]},
+        "location": {"type": "string"},
+        "body": {"enum": ["hoisted", "wrapped", "none"]},
+        "bodyProperties": {"type": "array", "items": {"type": "string"}, "uniqueItems": True},
+        "bodyRequired": {"type": "boolean"},
+        "undeclared": {"enum": ["reject", "body"]},
+        "validation": {"enum": ["whole", "per-channel"]},
+        "parameters": {"type": "array", "items": {"$ref": "#/$defs/parameter"}},
+        "inputSchema": {"type": "object"},
+        "nestedSchema": {"type": "object"},
+        "bodyCheck": {"type": ["object", "boolean", "null"]},
+        "diagnostics": {"type": "array", "items": {"$ref": "#/$defs/diagnostic"}},
+    },
+    "required": [
+        "format",
+        "name",
+        "operationId",
+        "method",
+        "path",
+        "contentType",
+        "style",
+        "location",
+        "body",
+        "bodyProperties",
+        "bodyRequired",
+        "undeclared",
+        "validation",
+        "parameters",
+        "inputSchema",
+        "nestedSchema",
+        "bodyCheck",
+        "diagnostics",
+    ],
+    "additionalProperties": False,
+    "$defs": {
+        "parameter": {
+            "type": "object",
+            "properties": {
+                "argument": {"type": "string", "minLength": 1},
+                "name": {"type": "string", "minLength": 1, "pattern": _NO_CONTROL},
+                "in": {"enum": ["path", "query", "header", "cookie"]},
+                "style": {
+                    "enum": sorted({s for styles in STYLES.values() for s in styles}),
+                },
+                "explode": {"type": "boolean"},
+                "allowReserved": {"type": "boolean"},
+                "contentType": {
+                    "anyOf": [{"type": "null"}, {"type": "string", "pattern": _MEDIA_TYPE}]
+                },
+                "required": {"type": "boolean"},
+            },
+            "required": ["argument", "name", "in", "style", "explode"],
+            "additionalProperties": False,
+        },
+        "diagnostic": {
+            "type": "object",
+            "properties": {
+                "level": {"enum": ["error", "warning", "info", "debug"]},
+                "message": {"type": "string"},
+                "tool": _STRING_OR_NULL,
+                "operation": _STRING_OR_NULL,
+                "location": _STRING_OR_NULL,
+            },
+            "required": ["level", "message"],
+            "additionalProperties": False,
+        },
+    },
+}
+
+_ENVELOPE = compile_schema(PLAN_SCHEMA)
+
+
+def _refuse(field: str, reason: str) -> PlanDataError:
+    return PlanDataError(f"not a toolshape plan: `{field}` {reason}", field=field)
+
+
+def check_plan_data(data: Any) -> None:
+    """Refuse plan data that is not `toolshape.plan/1` or could not be served safely (S15.1).
+
+    Raises:
+        PlanDataError: naming the first field at fault.
+    """
+    if not isinstance(data, Mapping) or data.get("format") != PLAN_FORMAT:
+        shown = data.get("format") if isinstance(data, Mapping) else type(data).__name__
+        raise PlanDataError(
+            f"not a toolshape plan: format is {shown!r}, expected {PLAN_FORMAT!r}; plan the "
+            "document again with this version of toolshape to rebuild it",
+            field="format",
+        )
+    try:
+        error = next(iter(_ENVELOPE.iter_errors(data)), None)
+    except RecursionError:
+        raise _refuse("", "is nested too deeply") from None
+    if error is not None:
+        field = ".".join(str(p) for p in error.absolute_path) or "(root)"
+        raise _refuse(field, f"is not valid: {error.message[:300]}")
+    for index, route in enumerate(data["parameters"]):
+        where = f"parameters.{index}"
+        channel = route["in"]
+        if route["style"] not in STYLES[channel]:
+            raise _refuse(f"{where}.style", f"is {route['style']!r}, which {channel} can't use")
+        if channel in ("header", "cookie") and not HTTP_TOKEN.match(route["name"]):
+            raise _refuse(f"{where}.name", f"{route['name']!r} is not an HTTP token")
+        if channel == "header" and route["name"].lower() in CLIENT_HEADERS:
+            raise _refuse(f"{where}.name", f"{route['name']!r} is a header the client owns")
+    for field in ("inputSchema", "nestedSchema", "bodyCheck"):
+        if data[field] is not None:
+            check_schema_data(data[field], field)
+
+
+def check_schema_data(schema: Any, field: str) -> None:
+    """A loaded schema is one planning could have made: keyword values its meta-schema
+    accepts (S1.4), only references inside it (S1.2), nesting within the planning bounds.
+
+    Raises:
+        PlanDataError: naming the field and the place in it.
+    """
+    for ref in references(schema):
+        if not ref.startswith("#"):
+            raise _refuse(field, f"holds the reference `{ref}`, which leaves the schema")
+    stack: list[tuple[Any, str, int, Mapping[str, Any]]] = [(schema, "", 0, DEFAULT_RULES)]
+    while stack:
+        node, where, depth, rules = stack.pop()
+        if not isinstance(node, Mapping):
+            if not isinstance(node, bool):
+                raise _refuse(
+                    field, f"holds a {type(node).__name__} at `{where}` where a schema goes"
+                )
+            continue
+        if depth > MAX_DEPTH:
+            raise _refuse(field, f"is nested deeper than {MAX_DEPTH} schema levels at `{where}`")
+        declared = node.get("$schema")
+        if isinstance(declared, str):
+            if UNPLANNED_DIALECTS.match(declared):
+                raise _refuse(field, f"declares the dialect {declared!r} at `{where}`")
+            known = dialect_of(declared)
+            rules = RULES[known.uri] if known else rules
+        for key, value in node.items():
+            rule = rules.get(key)
+            if rule is not None and not rule(value):
+                raise _refuse(field, f"has `{key}` at `{where}` that is not {WANTS[rule]}")
+            if key in DATA and isinstance(value, (Mapping, list)):
+                _check_data_depth(value, field, f"{where}/{key}")
+        stack.extend((sub, where + "/…", depth + 1, rules) for sub in subschemas(node))
+
+
+def _check_data_depth(value: Any, field: str, where: str) -> None:
+    stack = [(value, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DATA_DEPTH:
+            raise _refuse(field, f"holds a value nested deeper than {MAX_DATA_DEPTH} at `{where}`")
+        children = node.values() if isinstance(node, Mapping) else node
+        stack.extend((c, depth + 1) for c in children if isinstance(c, (Mapping, list)))
