@@ -28,7 +28,11 @@ NESTED_CALL = {
 
 
 def tool(
-    doc: dict[str, Any], style: str = "flat", path: str | None = None, method: str = "post", **kw: Any
+    doc: dict[str, Any],
+    style: str = "flat",
+    path: str | None = None,
+    method: str = "post",
+    **kw: Any,
 ) -> Plan:
     (only,) = plan_operation(doc, path or only_path(doc), method, style=style, **kw)
     return only

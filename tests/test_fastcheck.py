@@ -15,6 +15,7 @@ from jsonschema import validators
 from tests.conftest import JSTS
 from toolshape._fastcheck import compile_check
 from toolshape._json import equal
+from toolshape._validate import compile_schema
 
 DRAFT7 = "http://json-schema.org/draft-07/schema#"
 FILES = sorted((JSTS / "draft2020-12").rglob("*.json")) + sorted((JSTS / "draft7").rglob("*.json"))
@@ -175,3 +176,78 @@ def test_fast_path_equals_jsonschema_on_generated_schemas(
         truth = verdict(schema, instance)
         if truth is not None:
             assert fast(instance) == truth, (schema, instance)
+
+
+#: S14.3: values where a comparison's "invalid" is not the negation of "valid" (NaN), where
+#: arithmetic overflows (huge integers, infinities), and JSON's 1 / 1.0 / true.
+SPECIAL = [
+    float("nan"),
+    float("inf"),
+    float("-inf"),
+    10**400,
+    -(10**400),
+    2**53 + 1,
+    1e308,
+    1,
+    1.0,
+    True,
+    0,
+    0.0,
+    False,
+]
+#: Wrapped schemas must keep their references: those that resolve from the root are left alone.
+_ROOTED = (
+    '"$ref"',
+    '"$id"',
+    '"$defs"',
+    '"definitions"',
+    '"$dynamicRef"',
+    '"$anchor"',
+    '"$recursive',
+)
+
+
+def wrapped(schema: Any) -> list[Any]:
+    """`schema`, and `schema` under `not`, `if`/`then`/`else`, `oneOf`, and each doubly negated."""
+    out = [schema]
+    if any(k in json.dumps(schema) for k in _ROOTED):
+        return out
+    for outer in (
+        {"not": schema},
+        {"if": schema, "then": {"const": "T"}, "else": {"const": "E"}},
+        {"oneOf": [schema, {"not": schema}]},
+    ):
+        out.extend([outer, {"not": outer}])
+    return out
+
+
+def special_instances(group: dict[str, Any]) -> list[Any]:
+    values: list[Any] = [test["data"] for test in group["tests"]]
+    values += SPECIAL + [[v] for v in SPECIAL] + [[v, v] for v in SPECIAL]
+    values += [{"foo": v} for v in SPECIAL] + [{"foo": v, "bar": v} for v in SPECIAL]
+    return values
+
+
+@pytest.mark.parametrize(("path", "group"), list(suite()))
+def test_fast_path_agrees_under_negation_with_special_numbers(
+    path: Path, group: dict[str, Any]
+) -> None:
+    """S14.3: under `not`, `if` and `oneOf` (where "invalid" counts as much as "valid") and on
+    NaN, ±Infinity, huge integers and 1/1.0/true, the predicate never differs from the judge:
+    jsonschema's own verdict, made total where it raises (`_validate`)."""
+    for schema in wrapped(declared(group["schema"], path)):
+        fast = compile_check(schema)
+        if fast is None:
+            continue
+        judge = compile_schema(schema)
+        for instance in special_instances(group):
+            try:
+                truth: bool | None = bool(judge.is_valid(instance))
+            except Exception:
+                truth = None  # the caller rejects such a call (`check`)
+            try:
+                result: bool | None = fast(instance)
+            except Exception:
+                result = None
+            if result is not None:
+                assert result == truth, (schema, instance)

@@ -252,7 +252,9 @@ def test_collision_falls_back_to_nested_under_legacy() -> None:
     """S9.1 (legacy): the whole tool stays nested with a warning naming property and channels."""
     params = [{"name": "storeId", "in": "path", "required": True, "schema": {}}]
     doc = make_document({"type": "object", "properties": {"storeId": {}}}, params)
-    (tool,) = plan_operation(doc, only_path(doc), "post", style="flat", profile="legacy", source=SOURCE)
+    (tool,) = plan_operation(
+        doc, only_path(doc), "post", style="flat", profile="legacy", source=SOURCE
+    )
     assert tool.style == "nested"
     (note,) = tool.diagnostics
     assert note.level == "warning"

@@ -224,7 +224,11 @@ def test_draft07_body_declares_its_dialect_at_the_flat_root() -> None:
 @pytest.mark.parametrize("style", ["flat", "nested"])
 def test_a_tool_in_two_dialects_is_a_schema_error(style: str) -> None:
     """S4.7: a draft-07 body beside 2020-12 parameters can't share one root, in either style."""
-    body = {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "properties": {}}
+    body = {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "type": "object",
+        "properties": {},
+    }
     with pytest.raises(PlanError) as caught:
         plan(make_document(body), style=style)
     assert (caught.value.kind, caught.value.rule) == ("schema", "S4.7")

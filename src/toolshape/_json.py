@@ -11,13 +11,56 @@ Json: TypeAlias = Any
 _TRUE, _FALSE = object(), object()
 
 
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+def _empty(value: Json) -> Json:
+    """A fresh container to copy `value` into, or None for a scalar (dict and list subclasses
+    copy into plain ones)."""
+    kind = value.__class__
+    if kind is dict or (kind not in _SCALARS and isinstance(value, dict)):
+        return {}
+    if kind is list or (kind not in _SCALARS and isinstance(value, list)):
+        return []
+    return None
+
+
 def thaw(value: Json) -> Json:
-    """A deep copy of plain JSON data (dicts and lists copied, scalars shared)."""
-    if isinstance(value, dict):
-        return {k: thaw(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [thaw(v) for v in value]
-    return value
+    """A deep copy of plain JSON data (dicts and lists copied, scalars shared).
+
+    Iterative, so any depth copies from any depth of the caller's stack (S14.4)."""
+    root = _empty(value)
+    if root is None:
+        return value
+    scalars = _SCALARS
+    stack: list[tuple[Json, Json]] = [(value, root)]
+    while stack:
+        source, target = stack.pop()
+        if target.__class__ is dict:
+            for key, item in source.items():
+                kind = item.__class__
+                if kind in scalars:
+                    target[key] = item
+                    continue
+                copy = {} if kind is dict else [] if kind is list else _empty(item)
+                if copy is None:
+                    target[key] = item
+                else:
+                    target[key] = copy
+                    stack.append((item, copy))
+        else:
+            for item in source:
+                kind = item.__class__
+                if kind in scalars:
+                    target.append(item)
+                    continue
+                copy = {} if kind is dict else [] if kind is list else _empty(item)
+                if copy is None:
+                    target.append(item)
+                else:
+                    target.append(copy)
+                    stack.append((item, copy))
+    return root
 
 
 def _unbool(value: Any) -> Any:

@@ -1,0 +1,314 @@
+"""S14.4: total — any document, any arguments end in a result or one of the library's own errors.
+
+First the exceptions that once escaped, each from the smallest input that raised it; then a
+fuzz over garbage documents and mutated corpus operations.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import pickle
+import random
+from functools import cache
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.conftest import CORPUS, make_document
+from toolshape import (
+    ArgumentError,
+    Options,
+    Plan,
+    PlanError,
+    Request,
+    ToolshapeError,
+    error_result,
+    plan_document,
+    plan_operation,
+)
+from toolshape._types import Wrapped
+from toolshape._union import merge_union
+
+
+def flat(prop: Any, parameters: list[dict[str, Any]] | None = None) -> Plan:
+    doc = make_document({"type": "object", "properties": {"v": prop}}, parameters or [])
+    (plan,) = plan_operation(doc, "/search", "post", style="flat")
+    return plan
+
+
+def ends_well(plan: Plan, arguments: Any) -> Request | ArgumentError:
+    try:
+        return plan.call(arguments)
+    except ArgumentError as error:
+        return error
+
+
+@pytest.mark.parametrize(
+    ("step", "value", "accepted"),
+    [
+        (0.5, 10**400, True),  # the float quotient overflowed: now decided exactly
+        (0.1, 10**400, False),  # exactly: 0.1 is not 1/10 in binary, as jsonschema decides
+        (0.5, float("inf"), False),  # int(inf) raised OverflowError
+        (0.5, float("nan"), False),  # int(nan) raised ValueError
+        (3, float("inf"), False),
+        (2, 2**2000 + 1, False),
+    ],
+)
+def test_multiple_of_on_huge_and_special_numbers(step: Any, value: Any, accepted: bool) -> None:
+    """S14.4: `multipleOf` with huge integers, infinities and NaN is decided, never raised."""
+    outcome = ends_well(flat({"multipleOf": step}), {"v": value})
+    assert isinstance(outcome, Request) is accepted, outcome
+
+
+def deep(levels: int, leaf: Any = "x") -> Any:
+    value = leaf
+    for _ in range(levels):
+        value = {"a": value}
+    return value
+
+
+@pytest.mark.parametrize(
+    "parameter",
+    [
+        {"name": "q", "in": "query", "style": "deepObject", "explode": True, "schema": {}},
+        {"name": "q", "in": "query", "content": {"application/json": {"schema": {}}}},
+        {"name": "q", "in": "header", "schema": {}},
+        {"name": "q", "in": "cookie", "schema": {}},
+        {"name": "q", "in": "path", "required": True, "schema": {}},
+    ],
+    ids=["deepObject", "content", "header", "cookie", "path"],
+)
+def test_five_thousand_deep_values_route_or_are_refused(parameter: dict[str, Any]) -> None:
+    """S14.4: a 5,000-deep value in any channel is a request or an argument error."""
+    doc = make_document(None, [parameter], method="get")
+    (plan,) = plan_operation(doc, next(iter(doc["paths"])), "get", style="flat")
+    for value in (deep(5000), [deep(5000)], [[deep(4000)]]):
+        assert isinstance(ends_well(plan, {"q": value}), (Request, ArgumentError))
+
+
+def schema_of_depth(levels: int) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "string"}
+    for _ in range(levels):
+        schema = {"type": "object", "properties": {"a": schema}}
+    return schema
+
+
+def in_a_deep_stack(levels: int, work: Any) -> Any:
+    """Run `work()` from `levels` Python frames down, as a caller deep in its own code would."""
+    if levels == 0:
+        return work()
+    return in_a_deep_stack(levels - 1, work)
+
+
+def test_a_deep_schema_copies_compares_and_pickles_from_a_deep_stack() -> None:
+    """S14.4, S15: a schema as deep as planning allows (120 levels) copies, serializes, hashes,
+    pickles and loads again, even from 300 frames down the caller's stack."""
+    plan = flat(schema_of_depth(120))
+
+    def everything() -> Plan:
+        assert plan.input_schema == plan.input_schema
+        data = plan.to_dict()
+        assert Plan.from_dict(json.loads(json.dumps(data))) == plan
+        hash(plan)
+        loaded: Plan = pickle.loads(pickle.dumps(plan))
+        return loaded
+
+    assert in_a_deep_stack(300, everything) == plan
+
+
+def test_a_schema_deeper_than_planning_allows_is_a_schema_error() -> None:
+    """S14.4: past 128 schema levels, planning refuses with an error naming the place."""
+    doc = make_document({"type": "object", "properties": {}}, [])
+    body = doc["paths"]["/search"]["post"]["requestBody"]["content"]["application/json"]
+    body["schema"]["properties"]["v"] = schema_of_depth(300)  # not through deepcopy's recursion
+    result = plan_document(doc, style="flat")
+    (error,) = result.errors
+    assert (error.kind, error.rule) == ("schema", "S14.4")
+    assert "is nested too deeply to plan (deeper than 128 schema levels" in error.message
+
+
+@pytest.mark.parametrize(
+    ("prop", "keyword", "wants"),
+    [
+        ({"minimum": "5"}, "minimum", "a number"),
+        ({"multipleOf": 0}, "multipleOf", "a number greater than 0"),
+        ({"type": "foo"}, "type", "one of array, boolean, integer"),
+        ({"type": "file"}, "type", "one of array, boolean, integer"),  # 3.1: not converted
+        ({"enum": 5}, "enum", "an array"),
+        ({"$ref": 5}, "$ref", "a string"),
+        ({"required": [{}]}, "required", "an array of unique strings"),
+        ({"pattern": 5}, "pattern", "a string"),
+        ({"maxLength": -1}, "maxLength", "a non-negative integer"),
+        ({"allOf": []}, "allOf", "a non-empty array of schemas"),
+        ({"items": [{}]}, "items", "a schema (an object or a boolean)"),  # 2020-12
+    ],
+)
+def test_keywords_that_raised_at_call_time_are_planning_errors(
+    prop: dict[str, Any], keyword: str, wants: str
+) -> None:
+    """S1.4: a keyword its meta-schema rejects is a planning error of kind `schema` naming the
+    keyword and where it is — never a TypeError, ZeroDivisionError or UnknownType per call."""
+    result = plan_document(make_document({"type": "object", "properties": {"v": prop}}, []))
+    (error,) = result.errors
+    assert (error.kind, error.rule) == ("schema", "S1.4")
+    assert (
+        f"`{keyword}` at `/paths/~1search/post/requestBody/content/application~1json/schema/properties/v`"
+        in error.message
+    )
+    assert f"must be {wants}" in error.message
+
+
+def test_a_30_type_file_is_a_binary_string() -> None:
+    """S1.4: OpenAPI 3.0 `type: file` (left by Swagger 2.0 converters) is `string`/`binary`."""
+    doc = make_document(
+        {"type": "object", "properties": {"v": {"type": "file"}}}, [], openapi="3.0.3"
+    )
+    (plan,) = plan_operation(doc, "/search", "post", style="flat")
+    assert plan.input_schema["properties"]["v"]["type"] == "string"
+
+
+@pytest.mark.parametrize("node", [[], "get", 5, None])
+def test_an_operation_that_is_not_an_object_is_a_document_error(node: Any) -> None:
+    """S14.4: an operation that is not a mapping is its own planning error (was AttributeError)."""
+    result = plan_document({"openapi": "3.1.0", "paths": {"/a": {"get": node}}}, style="flat")
+    (error,) = result.errors
+    assert error.kind == "document"
+    assert "the operation is a" in error.message
+
+
+def test_a_union_variant_with_list_properties_is_refused_not_raised() -> None:
+    """S11, S14.4: `merge_union` on a variant whose `properties` is a list says why."""
+    result = merge_union({"oneOf": [{"type": "object", "properties": []}]})
+    assert isinstance(result, Wrapped)
+    assert "its variant 0 has `properties` that is not an object" in result.reason
+    doc = make_document({"oneOf": [{"type": "object", "properties": []}]}, [])
+    (error,) = plan_document(doc, style="flat", options=Options.preset(flatten_unions=True)).errors
+    assert (error.kind, error.rule) == ("schema", "S1.4")
+
+
+def test_a_reference_passing_through_itself_is_a_reference_error() -> None:
+    """S1.2: `P: {"$ref": "#/components/parameters/P/x"}` was a RecursionError."""
+    doc = make_document(None, [{"$ref": "#/components/parameters/P/x"}])
+    doc["components"] = {"parameters": {"P": {"$ref": "#/components/parameters/P/x"}}}
+    (error,) = plan_document(doc).errors
+    assert (error.kind, error.rule) == ("reference", "S1.2")
+    assert "passes through itself" in error.message or "cycle" in error.message
+
+
+def test_error_result_takes_none_and_refuses_nonsense() -> None:
+    """S13.6, S14.4: no known version answers as the current protocol; a non-string is an error."""
+    error = ArgumentError("t", [])
+    assert error_result(error, None)["isError"] is True
+    with pytest.raises(ToolshapeError, match="protocol_version must be"):
+        error_result(error, 5)  # type: ignore[arg-type]
+
+
+# -- the fuzz --------------------------------------------------------------------------------
+
+GARBAGE = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3)
+    ),
+    max_leaves=12,
+)
+KEYWORDS = [
+    "type",
+    "properties",
+    "items",
+    "required",
+    "enum",
+    "const",
+    "$ref",
+    "allOf",
+    "oneOf",
+    "anyOf",
+    "not",
+    "minimum",
+    "multipleOf",
+    "pattern",
+    "additionalProperties",
+    "in",
+    "name",
+    "schema",
+    "style",
+    "explode",
+    "content",
+    "parameters",
+    "requestBody",
+    "discriminator",
+    "$dynamicRef",
+    "$id",
+    "$schema",
+    "format",
+    "default",
+    "uniqueItems",
+    "maxLength",
+]
+
+
+@cache
+def corpus_operations() -> list[tuple[dict[str, Any], str, str]]:
+    """(document, path, method) for a sample of corpus operations, documents loaded once."""
+    rng = random.Random(7)
+    out = []
+    for path in sorted(CORPUS.glob("*.json")):
+        document = json.loads(path.read_text(encoding="utf-8"))
+        keys = [
+            (p, m)
+            for p, item in document["paths"].items()
+            for m in item
+            if m in ("get", "put", "post", "delete", "patch")
+        ]
+        out.extend((document, p, m) for p, m in rng.sample(keys, 12))
+    return out
+
+
+def mutate(node: Any, rng: random.Random, value: Any) -> Any:
+    """`node` with one random place changed: replaced, a keyword set, or a key dropped."""
+    if not isinstance(node, (dict, list)) or not node or rng.random() < 0.15:
+        return value
+    out = copy.copy(node)
+    if isinstance(out, dict):
+        choice = rng.random()
+        if choice < 0.2:
+            out[rng.choice(KEYWORDS)] = value
+            return out
+        if choice < 0.3:
+            del out[rng.choice(list(out))]
+            return out
+        key = rng.choice(list(out))
+    else:
+        key = rng.randrange(len(out))
+    out[key] = mutate(out[key], rng, value)
+    return out
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10**9), GARBAGE, st.sampled_from(["flat", "nested"]), GARBAGE)
+def test_mutated_corpus_operations_plan_and_call_totally(
+    seed: int, value: Any, style: str, arguments: Any
+) -> None:
+    """S14.4: a corpus operation with one place mutated plans to tools or ToolshapeErrors, and
+    each tool answers any arguments with a Request or an ArgumentError."""
+    rng = random.Random(seed)
+    document, path, _method = rng.choice(corpus_operations())
+    item = mutate(document["paths"][path], rng, value)
+    doc = {**document, "paths": {path: item}}
+    try:
+        result = plan_document(doc, style=style)
+    except PlanError:
+        return
+    for error in result.errors:
+        assert isinstance(error, PlanError)
+        assert error.message
+    for tool in result.tools:
+        for call in (
+            arguments,
+            {"body": arguments},
+            dict.fromkeys(("id", "q", "limit"), arguments),
+        ):
+            assert isinstance(ends_well(tool, call), (Request, ArgumentError))
