@@ -18,9 +18,12 @@ import numbers
 import re
 from collections.abc import Callable, Mapping, Sized
 from fractions import Fraction
+from itertools import pairwise
 from typing import Any
 
 from jsonschema import Draft7Validator, Draft202012Validator
+from jsonschema._utils import equal as _jsonschema_equal
+from jsonschema._utils import unbool as _jsonschema_unbool
 from jsonschema._utils import uniq as _jsonschema_uniq
 
 from toolshape._dialects import DRAFT7, DRAFT2020_12
@@ -85,14 +88,22 @@ def _key(value: Any) -> Any:
     raise TypeError(kind.__name__)
 
 
-def _unique(items: list[Any]) -> bool:
-    """jsonschema's `uniq`, hashed where that gives its exact verdict: O(n), not O(n²)."""
+def unique(items: list[Any]) -> bool:
+    """`uniqueItems` with jsonschema's exact verdict, in O(n log n) at worst: its own sort-based
+    check first; where items don't sort (objects, mixed types), the pairwise comparison it
+    would fall back to, done by hashing keys that are equal exactly when `equal` is."""
     kinds = {item.__class__ for item in items}
     if kinds <= {str} or kinds <= {int}:
         return len(set(items)) == len(items)
-    if kinds <= {dict}:  # jsonschema compares dicts pairwise (they don't sort): hashing agrees
+    try:
+        ordered = sorted(_jsonschema_unbool(i) for i in items)
+        return not any(_jsonschema_equal(a, b) for a, b in pairwise(ordered))
+    except (NotImplementedError, TypeError):
+        pass
+    try:
         return len({_key(item) for item in items}) == len(items)
-    return bool(_jsonschema_uniq(items))
+    except TypeError:  # not JSON: jsonschema's own pairwise comparison
+        return bool(_jsonschema_uniq(items))
 
 
 def is_multiple(value: Any, step: Any) -> bool:
@@ -357,7 +368,7 @@ def _multiple_of(c: _Compiler, value: Any, schema: Any) -> Check:
 def _unique_items(c: _Compiler, value: Any, schema: Any) -> Check | None:
     if not value:
         return None
-    return lambda v: not isinstance(v, list) or _unique(v)
+    return lambda v: not isinstance(v, list) or unique(v)
 
 
 def _all_of(c: _Compiler, value: Any, schema: Any) -> Check:

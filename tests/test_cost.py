@@ -1,0 +1,134 @@
+"""Cost that must not explode: each pathological input runs in a subprocess with a hard timeout,
+so a regression fails the test instead of hanging CI. (How fast is a benchmark's business:
+`benchmarks/pathological.py`; these tests only put a ceiling far above the expected time.)"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import textwrap
+from typing import Any
+
+import pytest
+
+from tests.conftest import make_document
+from toolshape import plan_operation
+from toolshape._fastcheck import compile_check
+from toolshape._regex import nested_quantifier
+
+#: Far above the expected seconds (each case takes well under one), far below a hang.
+CEILING = 60
+
+
+def run_bounded(code: str) -> str:
+    """Run `code` in a fresh interpreter; fail (not hang) past the ceiling."""
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", textwrap.dedent(code)],
+            capture_output=True,
+            text=True,
+            timeout=CEILING,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"still running after {CEILING} s")
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_unique_items_over_twenty_thousand_items() -> None:
+    """uniqueItems is O(n) for strings, integers and objects (the fast path was quadratic)."""
+    out = run_bounded(
+        """
+        from toolshape._validate import Judge
+        judge = Judge({"type": "array", "uniqueItems": True})
+        for items in ([*range(20000)], [str(i) for i in range(20000)],
+                      [{"a": i} for i in range(20000)]):
+            assert judge.problems(items) == []
+            assert judge.problems(items + items[:1])[0].keyword == "uniqueItems"
+        print("ok")
+        """
+    )
+    assert out.strip() == "ok"
+
+
+def test_shared_sub_objects_are_refused_not_expanded() -> None:
+    """S14.4: a small document whose schemas share sub-objects 2^40 ways (what a YAML loader
+    builds from anchors) is refused in linear time instead of planned in exponential time."""
+    out = run_bounded(
+        """
+        import toolshape
+        node = {"type": "string"}
+        for _ in range(40):
+            node = {"type": "object", "properties": {"a": node, "b": node}}
+        doc = {"openapi": "3.1.0", "paths": {"/t": {"post": {"requestBody": {"content": {
+            "application/json": {"schema": {"type": "object", "properties": {"v": node}}}}}}}}}
+        (error,) = toolshape.plan_document(doc, style="flat").errors
+        print(error.kind, error.rule)
+        print(error.message)
+        """
+    )
+    kind, message = out.split("\n", 1)
+    assert kind == "schema S14.4"
+    assert re.search(r"expands to \d+ nodes from \d+ written ones", message)
+
+
+def test_modest_sharing_still_plans() -> None:
+    """S14.4: sharing that expands less than 100 times (a caller reusing one schema object for
+    many parameters) plans as usual."""
+    shared = {"type": "string", "maxLength": 10}
+    params = [{"name": f"p{i}", "in": "query", "schema": shared} for i in range(50)]
+    doc = make_document({"type": "object", "properties": {"a": shared, "b": shared}}, params)
+    (plan,) = plan_operation(doc, "/search", "post", style="flat")
+    assert len(plan.input_schema["properties"]) == 52
+
+
+def test_a_million_value_enum_rejects_a_call_quickly() -> None:
+    """A rejected call against a million-value `enum` neither scans it in Python per call nor
+    quotes it whole in the message."""
+    out = run_bounded(
+        """
+        import toolshape
+        doc = {"openapi": "3.1.0", "paths": {"/t": {"get": {"parameters": [
+            {"name": "v", "in": "query", "schema": {"enum": list(range(1_000_000))}}]}}}}
+        (plan,) = toolshape.plan_operation(doc, "/t", "get", style="flat")
+        for _ in range(50):
+            try:
+                plan.call({"v": -1})
+            except toolshape.ArgumentError as error:
+                message = error.message
+        assert plan.call({"v": 999_999}).url == "/t?v=999999"
+        print(len(message))
+        """
+    )
+    assert int(out) < 400
+
+
+def test_a_catastrophic_pattern_is_warned_and_evaluated_once_per_call(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """S13.3: a pattern with nested quantifiers gets a planning warning, no fast path, and so is
+    evaluated once per call (by jsonschema), never twice."""
+    pattern = "^(a+)+$"
+    assert nested_quantifier(pattern)
+    assert not nested_quantifier("^a+b*$")
+    assert compile_check({"pattern": pattern}) is None
+    doc = make_document({"type": "object", "properties": {"v": {"pattern": pattern}}}, [])
+    (plan,) = plan_operation(doc, "/search", "post", style="flat")
+    (note,) = plan.diagnostics
+    assert note.level == "warning"
+    assert "pattern that can backtrack catastrophically" in note.message
+    calls: list[Any] = []
+    search = re.search
+
+    def counting(p: Any, s: Any, flags: int = 0) -> Any:
+        calls.append(p)
+        return search(p, s, flags)
+
+    monkeypatch.setattr(re, "search", counting)
+    assert plan.call({"v": "aaaa"}).body == {"v": "aaaa"}
+    assert calls.count(pattern) == 1
+    with pytest.raises(Exception, match="does not match"):
+        plan.call({"v": "aaab"})
+    assert calls.count(pattern) == 2
