@@ -38,7 +38,7 @@ PLAN_SCHEMA: Mapping[str, Any] = {
         "name": {"type": "string", "pattern": "^[A-Za-z0-9_.-]{1,128}$"},
         "operationId": _STRING_OR_NULL,
         "method": {"enum": ["GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"]},
-        "path": {"type": "string", "pattern": "^/[^\\x00-\\x20\\x7f]*$"},
+        "path": {"type": "string", "pattern": "^/[^\\x00-\\x1f\\x7f]*$"},
         "contentType": {"anyOf": [{"type": "null"}, {"type": "string", "pattern": _MEDIA_TYPE}]},
         "style": {"enum": ["flat", "nested"]},
         "location": {"type": "string"},

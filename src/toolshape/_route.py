@@ -20,6 +20,8 @@ _VARIABLE = re.compile(r"\{([^{}]*)\}")
 _UNRESERVED = re.compile(r"[A-Za-z0-9_.~-]*")
 #: S12.2: what a header value may hold: visible ASCII and Latin-1, spaces and tabs inside.
 _HEADER_VALUE = re.compile(r"[\t\x20-\x7e\x80-\xff]*")
+#: S1.6: a path key's literal text is sent as written; only what a URL can't hold is encoded.
+_PATH_LITERAL_SAFE = "!$&'()*+,;=:@%-._~"
 #: Scalar query values keep the form and pipe delimiters `,` and `|` readable (S12.1).
 _QUERY_SAFE = ",|"
 #: allowReserved: the reserved characters that can't change the query's structure
@@ -76,7 +78,13 @@ def build_router(plan: Plan) -> Router:
     return Router(
         by_argument={route.argument: route for route in plan.parameters},
         by_channel=by_channel,
-        segments=tuple(tuple(_VARIABLE.split(s)) for s in template.split("/")),
+        segments=tuple(
+            tuple(
+                part if i % 2 else quote(part, safe=_PATH_LITERAL_SAFE)
+                for i, part in enumerate(_VARIABLE.split(s))
+            )
+            for s in template.split("/")
+        ),
         key_query=pairs,
         key_query_encoded=written,
         query_names=frozenset(
