@@ -47,22 +47,66 @@ def assert_self_contained(schema: dict[str, Any]) -> None:
         assert ref[len("#/$defs/") :] in defs, ref
 
 
+#: Where the meta-schema checks subschemas as schemas of the same dialect (JSON Schema
+#: 2020-12 core and applicator vocabularies; draft-07's `items` array too).
+MAPS = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
+LISTS = ("allOf", "anyOf", "oneOf", "prefixItems", "items")
+ONES = ("items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames")
+
+#: Distinct schema texts already checked against their meta-schema, across every test here.
+CHECKED: set[str] = set()
+
+
+def assert_valid_under_its_dialect(schema: Any) -> None:
+    """S1.4, S4.4, S4.7: self-contained, and valid under the dialect its root declares."""
+    assert_self_contained(schema)
+    check_parts(schema, validators.validator_for(schema))
+
+
+def check_parts(schema: Any, cls: Any) -> None:
+    """Check `schema` against the meta-schema of `cls` piece by piece, each distinct piece once.
+
+    The meta-schema checks every `properties` and `$defs` value as a schema of the same
+    dialect, so checking each on its own (with `true` in its place) is the same check; many
+    tools share one property or one component, which is then checked once, not per tool.
+    """
+    if not isinstance(schema, dict):
+        return
+    cls = validators.validator_for(schema, default=cls)
+    shell = dict(schema)
+    for keyword, value in schema.items():
+        if keyword in MAPS and isinstance(value, dict):
+            shell[keyword] = dict.fromkeys(value, True)
+            parts = list(value.values())
+        elif keyword in LISTS and isinstance(value, list) and value:
+            shell[keyword] = [True] * len(value)
+            parts = value
+        elif keyword in ONES and isinstance(value, dict):
+            shell[keyword] = True
+            parts = [value]
+        else:
+            continue
+        for part in parts:
+            check_parts(part, cls)
+    text = f"{cls.__name__}:{json.dumps(shell, sort_keys=True)}"
+    if text not in CHECKED:
+        cls.check_schema(shell)
+        CHECKED.add(text)
+
+
 @pytest.mark.parametrize("path", DOCUMENTS, ids=[p.stem for p in DOCUMENTS])
+@pytest.mark.parametrize("profile", ["2026-11-06", "legacy"])
 @pytest.mark.parametrize("style", ["flat", "nested"])
-def test_corpus_document_plans(path: Path, style: str) -> None:
-    """S14.4, S4.4: only PlanErrors; every schema valid under its dialect and self-contained."""
-    result = plan_document(load(path), style=style, source=path.name)
+def test_corpus_document_plans(path: Path, style: str, profile: str) -> None:
+    """S14.4, S4.4: only PlanErrors; every schema a plan holds (advertised, nested, the second
+    check's) valid under its dialect and self-contained, in both styles and profiles."""
+    result = plan_document(load(path), style=style, source=path.name, profile=profile)  # type: ignore[arg-type]
     assert result.tools, path.name
-    checked: dict[str, Any] = {}
     for tool in result.tools:
-        schema = tool.input_schema
-        assert_self_contained(schema)
-        cls = validators.validator_for(schema)
-        # Each distinct schema text is checked once: many tools share the same shape.
-        text = json.dumps(schema, sort_keys=True)
-        if text not in checked:
-            cls.check_schema(schema)
-            checked[text] = True
+        assert_valid_under_its_dialect(tool.input_schema)
+        assert_valid_under_its_dialect(tool.nested_schema)
+        if tool.body_check is not None:
+            assert_valid_under_its_dialect(tool.body_check)
         assert Plan.from_dict(json.loads(json.dumps(tool.to_dict()))) == tool
     for error in result.errors:
         assert error.tool, error.message

@@ -40,3 +40,12 @@ def test_call_benchmark_prints_its_table() -> None:
     out = run("benchmarks/call_speed.py", "--number", "20")
     assert out.count("\n") == 5
     assert "call/floor" in out
+
+
+@pytest.mark.slow
+def test_pathological_benchmark_prints_every_section() -> None:
+    """benchmarks/pathological.py --quick runs all four pathological inputs."""
+    out = run("-m", "benchmarks.pathological", "--quick")
+    for heading in ("uniqueItems", "shared sub-objects", "-value enum", "catastrophic pattern"):
+        assert heading in out
+    assert "the 2^41-node document, refused" in out

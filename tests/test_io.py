@@ -56,7 +56,7 @@ def no_way_out() -> Iterator[list[str]]:
         socket.create_connection,
         urllib.request.urlopen,
     )
-    builtins.open = io.open = refuse("open")  # type: ignore[assignment]
+    builtins.open = io.open = refuse("open")
     os.open = refuse("os.open")
     socket.socket.connect = refuse("connect")  # type: ignore[method-assign]
     socket.create_connection = refuse("create_connection")
@@ -64,14 +64,9 @@ def no_way_out() -> Iterator[list[str]]:
     try:
         yield touches
     finally:
-        (
-            builtins.open,
-            io.open,
-            os.open,
-            socket.socket.connect,
-            socket.create_connection,
-            urllib.request.urlopen,
-        ) = saved  # type: ignore[method-assign]
+        builtins.open, io.open, os.open = saved[:3]
+        socket.socket.connect = saved[3]  # type: ignore[method-assign]
+        socket.create_connection, urllib.request.urlopen = saved[4:]
 
 
 def body_with(prop: Any, components: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -94,7 +94,12 @@ def test_a_deep_schema_in_plan_data_is_refused() -> None:
 
 def test_the_shipped_schema_file_is_the_format() -> None:
     """S15.1: `toolshape/data/plan.schema.json` is `PLAN_SCHEMA`, for tools outside Python."""
-    text = resources.files("toolshape").joinpath("data", "plan.schema.json").read_text("utf-8")
+    text = (
+        resources.files("toolshape")
+        .joinpath("data")
+        .joinpath("plan.schema.json")
+        .read_text("utf-8")
+    )
     assert json.loads(text) == PLAN_SCHEMA
     assert PLAN_SCHEMA["properties"]["format"] == {"const": PLAN_FORMAT}
 

@@ -254,7 +254,7 @@ KEYWORDS = [
 def corpus_operations() -> list[tuple[dict[str, Any], str, str]]:
     """(document, path, method) for a sample of corpus operations, documents loaded once."""
     rng = random.Random(7)
-    out = []
+    out: list[tuple[dict[str, Any], str, str]] = []
     for path in sorted(CORPUS.glob("*.json")):
         document = json.loads(path.read_text(encoding="utf-8"))
         keys = [
