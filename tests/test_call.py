@@ -12,6 +12,7 @@ from toolshape import (
     ArgumentError,
     Plan,
     Request,
+    Router,
     pick_reading,
     plan_operation,
     route_args,
@@ -66,6 +67,10 @@ def test_worked_example_flat_and_nested_calls_send_the_same_request(store: dict[
 
 # -- S13.1 reading order -------------------------------------------------------------------
 
+#: The channel names of the worked example's nested form, and its flat properties.
+CHANNELS = frozenset({"pathParams", "queryParams", "body", "headers"})
+STORE = frozenset({"storeId", "limit", "query", "sort", "x-tenant"})
+
 
 @pytest.mark.parametrize(
     ("arguments", "readings"),
@@ -79,15 +84,19 @@ def test_worked_example_flat_and_nested_calls_send_the_same_request(store: dict[
         ([], ("flat",)),
     ],
 )
-def test_pick_reading(store: dict[str, Any], arguments: Any, readings: tuple[str, ...]) -> None:
+def test_pick_reading(arguments: Any, readings: tuple[str, ...]) -> None:
     """S13.1: only channel names → nested first; anything else (and {}) → flat first."""
-    assert pick_reading(tool(store), arguments) == readings
+    assert (
+        pick_reading(arguments, style="flat", channels=CHANNELS, flat_properties=STORE) == readings
+    )
 
 
 def test_nested_tool_reads_nested_only(store: dict[str, Any]) -> None:
     """S13.2: a nested tool reads nested only."""
     plan = tool(store, "nested")
-    assert pick_reading(plan, FLAT_CALL) == ("nested",)
+    assert pick_reading(FLAT_CALL, style="nested", channels=CHANNELS, flat_properties=STORE) == (
+        "nested",
+    )
     error = rejected(plan, FLAT_CALL)
     assert "Additional properties are not allowed" in error.message
 
@@ -112,7 +121,9 @@ def test_channel_name_that_is_a_flat_property_reads_flat() -> None:
     """S13.1: with a body property `body`, {"body": {"body": {}}} sends body {"body": {"body": {}}}."""
     doc = make_document({"type": "object", "properties": {"body": {"type": "object"}}}, [])
     plan = tool(doc)
-    assert pick_reading(plan, {"body": {"body": {}}}) == ("flat", "nested")
+    assert pick_reading(
+        {"body": {"body": {}}}, style="flat", channels=CHANNELS, flat_properties={"body"}
+    ) == ("flat", "nested")
     assert plan.call({"body": {"body": {}}}).body == {"body": {"body": {}}}
 
 
@@ -473,7 +484,7 @@ def test_wrapped_body_routes_the_body_argument() -> None:
 def test_route_args_primitive_is_public(store: dict[str, Any]) -> None:
     """S12: route_args routes an already-validated reading."""
     plan = tool(store)
-    assert route_args(plan, FLAT_CALL, "flat") == plan.call(FLAT_CALL)
+    assert route_args(Router.of(plan), FLAT_CALL, "flat") == plan.call(FLAT_CALL)
 
 
 def test_returned_request_cannot_change_the_plan(store: dict[str, Any]) -> None:

@@ -4,7 +4,9 @@ Plan once (`plan_document`, `plan_operation`), then serve calls from the plans.
 """
 
 from toolshape._allof import merge_allof
+from toolshape._api import PlanSettings, plan_document, plan_operation
 from toolshape._collide import Collision, detect_collision
+from toolshape._engine import compile_engine
 from toolshape._errors import (
     ArgumentError,
     ArgumentIssue,
@@ -16,31 +18,30 @@ from toolshape._errors import (
 )
 from toolshape._hoist import hoist_body
 from toolshape._mcp import error_result
+from toolshape._model import ParameterRoute, Plan, PlanResult
 from toolshape._options import PROFILES, Options, Profile
-from toolshape._plan import (
-    ParameterRoute,
-    Plan,
-    PlanResult,
-    plan_document,
-    plan_operation,
-)
 from toolshape._plan_format import PLAN_FORMAT, PLAN_SCHEMA
 from toolshape._policy import KeyPolicy, apply_key_policy
 from toolshape._reading import pick_reading
-from toolshape._route import route_args
+from toolshape._route import Router, route_args
 from toolshape._types import (
     NO_BODY,
     BodyShape,
     Channel,
     Diagnostic,
     Hoisted,
+    Level,
+    ParamStyle,
     Reading,
     Request,
     Style,
     Wrapped,
 )
+from toolshape._version import __version__
 
-__version__ = "0.1.0"
+# The composition root: plans (the model) compile their call engine through this, so the model
+# never imports the call side (docs/design.md).
+Plan.compile_engine = compile_engine
 
 __all__ = [
     "NO_BODY",
@@ -56,16 +57,20 @@ __all__ = [
     "DocumentError",
     "Hoisted",
     "KeyPolicy",
+    "Level",
     "Options",
+    "ParamStyle",
     "ParameterRoute",
     "Plan",
     "PlanDataError",
     "PlanError",
     "PlanErrorKind",
     "PlanResult",
+    "PlanSettings",
     "Profile",
     "Reading",
     "Request",
+    "Router",
     "Style",
     "ToolshapeError",
     "Wrapped",

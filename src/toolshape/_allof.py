@@ -8,24 +8,15 @@ from collections.abc import Mapping
 from toolshape._dialects import DIALECTS, DRAFT2020_12
 from toolshape._json import equal
 from toolshape._keywords import BRANCH_KEYWORDS, is_annotation
+from toolshape._pointers import follow
 from toolshape._types import Json, Schema, Wrapped
 
 _HOW = 'Give every branch `"type": "object"` with only `properties`, `required` and annotations'
 
 
 def resolve_local(schema: Schema, defs: Mapping[str, Schema]) -> Schema:
-    """Follow `$ref`-only schemas that point into `defs` (`#/$defs/<name>`), refusing cycles."""
-    seen: set[str] = set()
-    while isinstance(schema, Mapping) and len(schema) == 1 and isinstance(schema.get("$ref"), str):
-        ref = schema["$ref"]
-        if not ref.startswith("#/$defs/") or ref in seen:
-            return schema
-        seen.add(ref)
-        name = ref[len("#/$defs/") :].replace("~1", "/").replace("~0", "~")
-        if name not in defs:
-            return schema
-        schema = defs[name]
-    return schema
+    """What a chain of `$ref`-only schemas into `defs` names (the schema itself otherwise)."""
+    return follow(schema, defs).schema
 
 
 def merge_allof(

@@ -24,6 +24,7 @@ from referencing.exceptions import PointerToNowhere, Unresolvable
 from toolshape._convert import convert_30, repair_31
 from toolshape._dialects import dialect_of
 from toolshape._errors import PlanErrorKind
+from toolshape._limits import EXPANSION, EXPANSION_FLOOR, MAX_DATA_DEPTH, MAX_DEPTH
 from toolshape._metaschema import DEFAULT_RULES as _DEFAULT_RULES
 from toolshape._metaschema import RULES, UNPLANNED_DIALECTS, WANTS
 from toolshape._pointers import (
@@ -32,7 +33,9 @@ from toolshape._pointers import (
     SCHEMA_MAP,
     SCHEMA_VALUE,
     Where,
+    def_ref,
     escape,
+    follow,
     render,
     unescape,
 )
@@ -98,17 +101,6 @@ _KIND: dict[str, str] = {
     ),
 }
 _SCALARS = frozenset({str, int, float, bool, type(None)})
-
-#: How many schema levels deep a schema may nest (S14.4: every copy, comparison and
-#: serialization of a plan then stays within Python's recursion limit).
-MAX_DEPTH = 128
-#: How many levels deep data inside a schema (`default`, `examples`, `enum`) may nest.
-MAX_DATA_DEPTH = 256
-#: Shared sub-objects may expand a schema to this many times its written size (S20.2's bound
-#: for YAML aliases, here for any document a caller builds) ...
-EXPANSION = 100
-#: ... and always to this many nodes.
-EXPANSION_FLOOR = 10_000
 
 
 class Problem(Exception):
@@ -190,6 +182,7 @@ class Bundler:
         """A pattern Python can't compile was met (only then is it searched per operation)."""
         self.slow_seen = False
         """A pattern with nested quantifiers was met (S13.3)."""
+        self._patterns: dict[str, str] = {}
         components = document.get("components")
         schemas = components.get("schemas") if isinstance(components, Mapping) else None
         self._components = schemas if isinstance(schemas, Mapping) else {}
@@ -251,18 +244,27 @@ class Bundler:
                 fail("reference", f"reference `{ref}` points to nothing in the document", "S1.2")
         return node
 
-    def follow(self, node: Json, pointer: str) -> Json:
-        """Follow a chain of `$ref` mappings to what they name (S1.3), refusing cycles."""
-        seen = [pointer]
-        while isinstance(node, Mapping) and isinstance(node.get("$ref"), str):
+    def follow(self, node: Json, pointer: str, *, bare: bool = False) -> Json:
+        """Follow a chain of `$ref` mappings to what they name (S1.3), refusing cycles; with
+        `bare`, only mappings that are nothing but a `$ref` (a schema's siblings count)."""
+        return self.chain(node, pointer, bare=bare)[0]
+
+    def chain(self, node: Json, pointer: str, *, bare: bool = False) -> tuple[Json, list[str]]:
+        """`(target, pointers)`: what a chain of `$ref`s ends at, and the pointers it took."""
+        taken: list[str] = []
+        while (
+            isinstance(node, Mapping)
+            and isinstance(node.get("$ref"), str)
+            and not (bare and len(node) > 1)
+        ):
             ref = node["$ref"]
             target = self.pointer_of(ref)
-            if target in seen:
-                chain = " → ".join(f"`#{p}`" for p in [*seen[1:], target])
-                fail("reference", f"reference cycle {chain} never reaches a value", "S1.2")
-            seen.append(target)
+            if target in taken or target == pointer:
+                shown = " → ".join(f"`#{p}`" for p in [*taken, target])
+                fail("reference", f"reference cycle {shown} never reaches a value", "S1.2")
+            taken.append(target)
             node = self.lookup(target, ref)
-        return node
+        return node, taken
 
     def def_name(self, pointer: str) -> str:
         """The `$defs` name of the schema at `pointer` (S4.4): a component keeps its name."""
@@ -325,15 +327,10 @@ class Bundler:
         return out
 
     def _check_alias_cycle(self, name: str, defs: Mapping[str, Schema]) -> None:
-        seen = [name]
-        schema = defs[name]
-        while isinstance(schema, Mapping) and len(schema) == 1 and "$ref" in schema:
-            target = unescape(str(schema["$ref"]).removeprefix("#/$defs/"))
-            if target in seen:
-                chain = " → ".join(f"`#{self._def_pointer[n]}`" for n in [*seen, target])
-                fail("reference", f"reference cycle {chain} never reaches a schema", "S1.2")
-            seen.append(target)
-            schema = defs.get(target)
+        chain = follow({"$ref": def_ref(name)}, defs)
+        if chain.cycle:
+            shown = " → ".join(f"`#{self._def_pointer[n]}`" for n in chain.names)
+            fail("reference", f"reference cycle {shown} never reaches a schema", "S1.2")
 
     def _ref(self, ref: str, refs: list[str]) -> str:
         pointer = self.pointer_of(ref)
@@ -346,18 +343,10 @@ class Bundler:
 
     def root_schema(self, node: Json, pointer: str, refs: list[str]) -> Schema:
         """A body schema with S1.3 applied: a `$ref`-only root is replaced by its target."""
-        chain: list[str] = []
-        while isinstance(node, Mapping) and len(node) == 1 and isinstance(node.get("$ref"), str):
-            ref = node["$ref"]
-            target = self.pointer_of(ref)
-            if target in chain:
-                shown = " → ".join(f"`#{p}`" for p in [*chain, target])
-                fail("reference", f"reference cycle {shown} never reaches a schema", "S1.2")
-            chain.append(target)
-            node = self.lookup(target, ref)
-        if not chain:
+        node, taken = self.chain(node, pointer, bare=True)
+        if not taken:
             return self.schema(node, pointer, refs)
-        schema, more = self.definition(self.def_name(chain[-1]))
+        schema, more = self.definition(self.def_name(taken[-1]))
         refs.extend(more)
         return schema
 
@@ -505,11 +494,22 @@ class Bundler:
             return isinstance(value, bool)
         return key == "type" and value == "file" and self.is_30
 
+    def pattern_kind(self, pattern: str) -> str:
+        """`"foreign"` (Python's `re` can't compile it), `"slow"` (nested quantifiers), or `""`;
+        memoized per document."""
+        kind = self._patterns.get(pattern)
+        if kind is None:
+            kind = self._patterns[pattern] = (
+                "foreign" if not compiles(pattern) else "slow" if nested_quantifier(pattern) else ""
+            )
+        return kind
+
     def _note_patterns(self, value: Iterable[Json]) -> None:
         for pattern in value:
-            if not compiles(str(pattern)):
+            kind = self.pattern_kind(str(pattern))
+            if kind == "foreign":
                 self.foreign_seen = True
-            elif nested_quantifier(str(pattern)):
+            elif kind == "slow":
                 self.slow_seen = True
 
     def _dialect(self, declared: str, pointer: Where, current: str) -> str:

@@ -17,8 +17,16 @@ from dataclasses import dataclass
 from toolshape._bundle import Bundler, Problem, fail, kind_of
 from toolshape._dialects import DRAFT2020_12, OPENAPI30, dialect_of
 from toolshape._errors import DocumentError
+from toolshape._http import (
+    CLIENT_HEADERS,
+    DEFAULT_STYLE,
+    HTTP_TOKEN,
+    IGNORED_HEADERS,
+    MEDIA_TYPE,
+    METHODS,
+    STYLES,
+)
 from toolshape._pointers import escape, subschemas
-from toolshape._regex import compiles, nested_quantifier
 from toolshape._types import (
     PARAMETER_CHANNELS,
     Body,
@@ -28,47 +36,6 @@ from toolshape._types import (
     Parameter,
     Schema,
 )
-
-#: The methods a path item may hold, in the order OpenAPI lists them.
-METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
-
-#: S1.5: header parameters OpenAPI says to ignore; the content type and credentials own them.
-IGNORED_HEADERS = frozenset({"accept", "content-type", "authorization"})
-
-#: Headers that frame or route the request: the HTTP client owns them, so no argument may set
-#: them (S12.2). A parameter naming one is a planning error.
-CLIENT_HEADERS = frozenset(
-    {
-        "host",
-        "content-length",
-        "transfer-encoding",
-        "connection",
-        "keep-alive",
-        "proxy-connection",
-        "te",
-        "trailer",
-        "upgrade",
-    }
-)
-
-#: RFC 9110 `token`: what a header (or cookie) name may be.
-HTTP_TOKEN = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
-#: A media type or range (`application/json`, `*/*`, `text/plain; charset=utf-8`).
-MEDIA_TYPE = re.compile(r"^[A-Za-z0-9!#$&^_.+*-]+/[A-Za-z0-9!#$&^_.+*-]+\s*(;.*)?$", re.S)
-
-#: S12.1: the styles each channel may use (OpenAPI 3.1.1 "Style Values").
-STYLES: Mapping[Channel, frozenset[str]] = {
-    "path": frozenset({"simple", "label", "matrix"}),
-    "query": frozenset({"form", "spaceDelimited", "pipeDelimited", "deepObject"}),
-    "header": frozenset({"simple"}),
-    "cookie": frozenset({"form"}),
-}
-DEFAULT_STYLE: Mapping[Channel, str] = {
-    "path": "simple",
-    "query": "form",
-    "header": "simple",
-    "cookie": "form",
-}
 
 _VARIABLE = re.compile(r"\{([^{}]*)\}")
 
@@ -427,9 +394,10 @@ class DocumentReader:
                 patterns.extend(keyed)
             for pattern in patterns:
                 if isinstance(pattern, str):
-                    if not compiles(pattern):
+                    kind = self.bundler.pattern_kind(pattern)
+                    if kind == "foreign":
                         foreign.append(pattern)
-                    elif nested_quantifier(pattern):
+                    elif kind == "slow":
                         slow.append(pattern)
             stack.extend(subschemas(node))
         return dataclasses.replace(

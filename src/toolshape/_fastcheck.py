@@ -28,6 +28,7 @@ from jsonschema._utils import uniq as _jsonschema_uniq
 
 from toolshape._dialects import DRAFT7, DRAFT2020_12
 from toolshape._json import equal
+from toolshape._pointers import unescape
 from toolshape._regex import nested_quantifier
 
 Check = Callable[[Any], bool]
@@ -207,7 +208,7 @@ class _Compiler:
         if check is None:
             target: Any = self.root
             for raw in ref[1:].split("/")[1:] if ref != "#" else []:
-                part = raw.replace("~1", "/").replace("~0", "~")
+                part = unescape(raw)
                 if isinstance(target, dict) and part in target:
                     target = target[part]
                 elif isinstance(target, list) and part.isdigit() and int(part) < len(target):

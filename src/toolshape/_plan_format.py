@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from toolshape._bundle import MAX_DATA_DEPTH, MAX_DEPTH
 from toolshape._dialects import dialect_of
-from toolshape._document import CLIENT_HEADERS, HTTP_TOKEN, STYLES
 from toolshape._errors import PlanDataError
+from toolshape._http import CLIENT_HEADERS, HTTP_TOKEN, STYLES
+from toolshape._limits import MAX_DATA_DEPTH, MAX_DEPTH
 from toolshape._metaschema import DEFAULT_RULES, RULES, UNPLANNED_DIALECTS, WANTS
 from toolshape._pointers import DATA, references, subschemas
 from toolshape._validate import compile_schema

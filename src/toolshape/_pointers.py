@@ -9,30 +9,54 @@ list of schemas or a map of schemas (as `referencing`'s own tables say), and whi
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 DEFS = "#/$defs/"
 """The prefix of every reference in an advertised schema (S4.4)."""
 
-#: Keywords whose value is one schema (referencing's `in_value`, every dialect).
-SCHEMA_VALUE = (
-    "additionalProperties",
-    "contains",
-    "contentSchema",
-    "else",
-    "if",
-    "items",
-    "not",
-    "propertyNames",
-    "then",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-    "additionalItems",
-)
-#: Keywords whose value is a list of schemas (`items` too, in draft-07 and 2019-09).
-SCHEMA_LIST = ("allOf", "anyOf", "oneOf", "prefixItems")
-#: Keywords whose value maps names to schemas.
-SCHEMA_MAP = ("properties", "patternProperties", "dependentSchemas", "$defs", "definitions")
+
+def _probe() -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """The keywords that hold one schema, a list of schemas, or a map of schemas, read off
+    `referencing`'s own tables (its `subresources_of`) for every dialect toolshape plans."""
+    import referencing.jsonschema as specs
+
+    # `then`/`else` live inside jsonschema's `if`; `$defs`/`definitions` hold no assertion.
+    candidates = (*jsonschema_keywords(), "then", "else", "$defs", "definitions", "contentSchema")
+    value: dict[str, None] = {}
+    array: dict[str, None] = {}
+    mapping: dict[str, None] = {}
+    for spec in (specs.DRAFT202012, specs.DRAFT201909, specs.DRAFT7, specs.DRAFT6):
+        for keyword in candidates:
+            marker: dict[str, Any] = {"$comment": keyword}
+            for shape, found in ((marker, value), ([marker], array), ({"k": marker}, mapping)):
+                try:
+                    subs = list(spec.subresources_of({keyword: shape}))
+                except (AttributeError, TypeError):  # the table expects another shape here
+                    continue
+                if any(sub is marker for sub in subs):
+                    found[keyword] = None
+    return tuple(value), tuple(array), tuple(mapping)
+
+
+def jsonschema_keywords() -> tuple[str, ...]:
+    """Every keyword jsonschema's validators of 2020-12, 2019-09, draft-07 and draft-06 know."""
+    from jsonschema import (
+        Draft6Validator,
+        Draft7Validator,
+        Draft201909Validator,
+        Draft202012Validator,
+    )
+
+    found: dict[str, None] = {}
+    for cls in (Draft202012Validator, Draft201909Validator, Draft7Validator, Draft6Validator):
+        found.update(dict.fromkeys(sorted(cls.VALIDATORS)))
+    return tuple(found)
+
+
+#: Keywords whose value is one schema; a list of schemas (`items` too, in draft-07 and
+#: 2019-09); a map of names to schemas (`dependencies` holds schemas beside string lists).
+SCHEMA_VALUE, SCHEMA_LIST, SCHEMA_MAP = _probe()
 #: Keywords whose value is data, never schema: a `$ref` inside them is not a reference.
 DATA = frozenset({"enum", "const", "default", "examples", "example"})
 
@@ -85,20 +109,35 @@ def def_name(ref: object) -> str | None:
     return unescape(ref[len(DEFS) :].split("/", 1)[0])
 
 
-def follow(schema: Any, defs: Mapping[str, Any]) -> Any:
-    """Follow `$ref`-only schemas that point into `defs` to what they name.
+@dataclass(frozen=True, slots=True)
+class Followed:
+    """Where a chain of `$ref`-only schemas into `$defs` ends."""
+
+    schema: Any
+    """The last schema of the chain: what the references name, or the schema itself."""
+    names: tuple[str, ...]
+    """The definitions the chain passed through, in order."""
+    cycle: bool
+    """The chain came back to a definition it had passed."""
+
+
+def follow(schema: Any, defs: Mapping[str, Any]) -> Followed:
+    """Follow `$ref`-only schemas that point into `defs` (`#/$defs/<name>`) — the one chain
+    follower, with the one cycle check.
 
     Stops at anything else: a schema with other keywords, a reference outside `defs`, or a
-    cycle (the last schema before the cycle closes is returned).
+    cycle (then `cycle` is true and `schema` is the last schema before it closes).
     """
-    seen: set[str] = set()
+    names: list[str] = []
     while isinstance(schema, Mapping) and len(schema) == 1:
         name = def_name(schema.get("$ref"))
-        if name is None or name in seen or name not in defs or len(seen) > MAX_HOPS:
-            return schema
-        seen.add(name)
+        if name is None or name not in defs:
+            break
+        if name in names or len(names) > MAX_HOPS:
+            return Followed(schema, (*names, name), True)
+        names.append(name)
         schema = defs[name]
-    return schema
+    return Followed(schema, tuple(names), False)
 
 
 def subschemas(schema: Any) -> Iterator[Any]:
@@ -109,19 +148,16 @@ def subschemas(schema: Any) -> Iterator[Any]:
     if not isinstance(schema, Mapping):
         return
     for key, value in schema.items():
-        if key in _SCHEMA_VALUE:
-            if isinstance(value, list):  # draft-07 `items: [...]`
+        if isinstance(value, list):
+            if key in _SCHEMA_LIST:
                 yield from value
-            else:
+        elif isinstance(value, Mapping):
+            if key in _SCHEMA_MAP:
+                yield from (v for v in value.values() if not isinstance(v, list))
+            elif key in _SCHEMA_VALUE:
                 yield value
-        elif key in _SCHEMA_LIST:
-            if isinstance(value, list):
-                yield from value
-        elif key in _SCHEMA_MAP:
-            if isinstance(value, Mapping):
-                yield from value.values()
-        elif key == "dependencies" and isinstance(value, Mapping):
-            yield from (v for v in value.values() if not isinstance(v, list))
+        elif isinstance(value, bool) and key in _SCHEMA_VALUE:
+            yield value
 
 
 def references(schema: Any) -> Iterator[str]:

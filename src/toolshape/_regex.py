@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import Any
 
 try:  # the parser behind `re.compile`; private, so its absence only turns the check off
@@ -17,7 +16,6 @@ except ImportError:  # pragma: no cover - Python 3.10 names it `sre_parse`
 _REPEATS = frozenset({"MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"})
 
 
-@lru_cache(maxsize=4096)
 def compiles(pattern: str) -> bool:
     """Whether Python's `re` can compile `pattern` (ECMA-262-only syntax like `\\p{L}` can't)."""
     try:
@@ -51,7 +49,6 @@ def _repeats(items: Any, inside: bool) -> bool:
     return False
 
 
-@lru_cache(maxsize=4096)
 def nested_quantifier(pattern: str) -> bool:
     """Whether `pattern` repeats a repeat (`(a+)+`, `(\\w+\\s?)*`): such a pattern can take time
     exponential in the length of a value that almost matches (S13.3: warned at planning and

@@ -4,16 +4,25 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import parse_qsl, quote
 
 from toolshape._errors import ArgumentError, ArgumentIssue
-from toolshape._types import CHANNEL_ARGUMENT, NO_BODY, Channel, Json, Reading, Request
+from toolshape._types import (
+    CHANNEL_ARGUMENT,
+    NO_BODY,
+    BodyShape,
+    Channel,
+    Inbound,
+    Json,
+    Reading,
+    Request,
+)
 
 if TYPE_CHECKING:
-    from toolshape._plan import ParameterRoute, Plan
+    from toolshape._model import ParameterRoute, Plan
 
 _VARIABLE = re.compile(r"\{([^{}]*)\}")
 #: Text that percent-encoding leaves as it is (RFC 3986 unreserved): the fast path.
@@ -31,9 +40,8 @@ _TRIPLE = re.compile(r"(%[0-9A-Fa-f]{2})")
 #: S12.1: the delimiter of a non-exploded array or object, by style, as sent on the wire.
 _DELIMITER = {"spaceDelimited": "%20", "pipeDelimited": "|"}
 _CHANNEL_OF_ARGUMENT: Mapping[str, Channel] = {v: k for k, v in CHANNEL_ARGUMENT.items()}
-_CHANNEL_NAMES = frozenset({"pathParams", "queryParams", "body", "headers"})
-
-Inbound = Mapping[str, str] | Iterable[tuple[str, str]] | None
+#: S13.1: the channel names a nested call may use (and `cookies` with cookie parameters).
+CHANNEL_NAMES = frozenset({"pathParams", "queryParams", "body", "headers"})
 
 
 class _Refused(Exception):
@@ -47,8 +55,15 @@ class _Refused(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Router:
-    """Everything routing needs that depends on the plan only, built once per plan."""
+    """Everything routing needs, from the plan's data only, built once per plan (S12)."""
 
+    tool: str
+    """The tool's name, for argument errors."""
+    method: str
+    content_type: str | None
+    body: BodyShape
+    body_required: bool
+    undeclared: Literal["reject", "body"]
     by_argument: Mapping[str, ParameterRoute]
     by_channel: Mapping[Channel, Mapping[str, ParameterRoute]]
     segments: tuple[tuple[str, ...], ...]
@@ -65,42 +80,45 @@ class Router:
     channel_names: frozenset[str]
     """S13.1: the names a nested call may use: `cookies` only with cookie parameters."""
 
-
-def build_router(plan: Plan) -> Router:
-    """The routing table of `plan` (S12.1)."""
-    template, _, _fragment = plan.path.partition("#")  # S1.6: a fragment is never sent
-    template, _, key_query = template.partition("?")
-    pairs = tuple(parse_qsl(key_query, keep_blank_values=True))
-    by_channel: dict[Channel, dict[str, ParameterRoute]] = {}
-    for route in plan.parameters:
-        by_channel.setdefault(route.channel, {})[route.argument] = route
-    written = tuple(quote(part, safe="!$'()*+,;=:@/?%[]~") for part in key_query.split("&") if part)
-    return Router(
-        by_argument={route.argument: route for route in plan.parameters},
-        by_channel=by_channel,
-        segments=tuple(
-            tuple(
-                part if i % 2 else quote(part, safe=_PATH_LITERAL_SAFE)
-                for i, part in enumerate(_VARIABLE.split(s))
-            )
-            for s in template.split("/")
-        ),
-        key_query=pairs,
-        key_query_encoded=written,
-        query_names=frozenset(
-            [*(r.name for r in plan.parameters if r.channel == "query"), *(k for k, _ in pairs)]
-        ),
-        body_properties=frozenset(plan.body_properties),
-        channel_names=_CHANNEL_NAMES | ({"cookies"} if "cookie" in by_channel else set()),
-    )
-
-
-def router_for(plan: Plan) -> Router:
-    """The plan's routing table, built on first use and kept with the plan."""
-    router: Router | None = plan._cache.get("router")
-    if router is None:
-        router = plan._cache["router"] = build_router(plan)
-    return router
+    @classmethod
+    def of(cls, plan: Plan) -> Router:
+        """The routing table of `plan` (S12.1)."""
+        template, _, _fragment = plan.path.partition("#")  # S1.6: a fragment is never sent
+        template, _, key_query = template.partition("?")
+        pairs = tuple(parse_qsl(key_query, keep_blank_values=True))
+        by_channel: dict[Channel, dict[str, ParameterRoute]] = {}
+        for route in plan.parameters:
+            by_channel.setdefault(route.channel, {})[route.argument] = route
+        written = tuple(
+            quote(part, safe="!$'()*+,;=:@/?%[]~") for part in key_query.split("&") if part
+        )
+        return cls(
+            tool=plan.name,
+            method=plan.method,
+            content_type=plan.content_type,
+            body=plan.body,
+            body_required=plan.body_required,
+            undeclared=plan.undeclared,
+            by_argument={route.argument: route for route in plan.parameters},
+            by_channel=by_channel,
+            segments=tuple(
+                tuple(
+                    part if i % 2 else quote(part, safe=_PATH_LITERAL_SAFE)
+                    for i, part in enumerate(_VARIABLE.split(s))
+                )
+                for s in template.split("/")
+            ),
+            key_query=pairs,
+            key_query_encoded=written,
+            query_names=frozenset(
+                [
+                    *(r.name for r in plan.parameters if r.channel == "query"),
+                    *(k for k, _ in pairs),
+                ]
+            ),
+            body_properties=frozenset(plan.body_properties),
+            channel_names=CHANNEL_NAMES | ({"cookies"} if "cookie" in by_channel else set()),
+        )
 
 
 def _text(value: Json) -> str:
@@ -327,8 +345,8 @@ class _Builder:
         "tool",
     )
 
-    def __init__(self, plan: Plan, router: Router) -> None:
-        self.tool = plan.name
+    def __init__(self, router: Router) -> None:
+        self.tool = router.tool
         self.router = router
         self.path_values: dict[str, str] = {}
         self.query: list[tuple[str, str]] = []
@@ -385,7 +403,7 @@ class _Builder:
 
 
 def route_args(
-    plan: Plan, arguments: Json, reading: Reading, *, headers: Inbound = None
+    router: Router, arguments: Json, reading: Reading = "flat", *, headers: Inbound = None
 ) -> Request:
     """The request `arguments` (already validated for `reading`) describe (S12).
 
@@ -398,55 +416,54 @@ def route_args(
             value with control characters, a key that would forge query structure, a value
             JSON can't spell), or an argument nothing declares.
     """
-    router = router_for(plan)
-    out = _Builder(plan, router)
+    out = _Builder(router)
     if not isinstance(arguments, dict):
         raise ArgumentError(
-            plan.name, [ArgumentIssue("", "type", "the arguments must be an object")]
+            router.tool, [ArgumentIssue("", "type", "the arguments must be an object")]
         )
     try:
         if reading == "flat":
-            _route_flat(plan, router, arguments, out)
+            _route_flat(router, arguments, out)
         else:
-            _route_nested(plan, router, arguments, out)
+            _route_nested(router, arguments, out)
         if out.body is not NO_BODY:
             json.dumps(out.body, allow_nan=False)  # S14.4: NaN, sets, bytes are not JSON
     except RecursionError:
         raise ArgumentError(
-            plan.name, [ArgumentIssue("", "depth", "the arguments are nested too deeply to send")]
+            router.tool, [ArgumentIssue("", "depth", "the arguments are nested too deeply to send")]
         ) from None
     except (TypeError, ValueError) as error:  # a Python value with no JSON spelling
         raise ArgumentError(
-            plan.name, [ArgumentIssue("", "type", f"the arguments are not JSON values: {error}")]
+            router.tool, [ArgumentIssue("", "type", f"the arguments are not JSON values: {error}")]
         ) from None
-    return _finish(plan, router, out, headers)
+    return _finish(router, out, headers)
 
 
-def _route_flat(plan: Plan, router: Router, arguments: dict[str, Json], out: _Builder) -> None:
+def _route_flat(router: Router, arguments: dict[str, Json], out: _Builder) -> None:
     body: dict[str, Json] | None = None
     for key, value in arguments.items():
         route = router.by_argument.get(key)
         if route is not None:
             out.parameter(route, value, key)
-        elif plan.body == "wrapped" and key == "body":
+        elif router.body == "wrapped" and key == "body":
             out.body = value
         elif key in router.body_properties or (
-            plan.body == "hoisted" and plan.undeclared == "body"
+            router.body == "hoisted" and router.undeclared == "body"
         ):
             if body is None:
                 body = {}
             body[key] = value
         else:
             raise out.refuse(key)
-    if plan.body == "hoisted":
+    if router.body == "hoisted":
         # S12.3: `{}` when the body is required and no body argument was given.
-        out.body = body if body is not None else ({} if plan.body_required else NO_BODY)
+        out.body = body if body is not None else ({} if router.body_required else NO_BODY)
 
 
-def _route_nested(plan: Plan, router: Router, arguments: dict[str, Json], out: _Builder) -> None:
+def _route_nested(router: Router, arguments: dict[str, Json], out: _Builder) -> None:
     for key, value in arguments.items():
         channel = _CHANNEL_OF_ARGUMENT.get(key)
-        if channel == "body" and plan.body != "none":
+        if channel == "body" and router.body != "none":
             out.body = value
             continue
         routes = router.by_channel.get(channel) if channel is not None else None
@@ -472,41 +489,41 @@ def _segment(parts: tuple[str, ...], values: Mapping[str, str]) -> str:
     return text
 
 
-def _finish(plan: Plan, router: Router, out: _Builder, inbound: Inbound) -> Request:
+def _finish(router: Router, out: _Builder, inbound: Inbound) -> Request:
     values = out.path_values
     path = "/".join(
         parts[0] if len(parts) == 1 else _segment(parts, values) for parts in router.segments
     )
     has_body = out.body is not NO_BODY
     if inbound or out.cookies:
-        headers = _merge_inbound(plan, out, inbound, has_body)
+        headers = _merge_inbound(router, out, inbound, has_body)
     else:
         headers = out.headers
-    if has_body and plan.content_type is not None:
-        headers.append(("content-type", plan.content_type))
+    if has_body and router.content_type is not None:
+        headers.append(("content-type", router.content_type))
     url = path
     encoded = [*router.key_query_encoded, *out.query_encoded]
     if encoded:
         url += "?" + "&".join(encoded)
     return Request(
-        method=plan.method,
+        method=router.method,
         path=path,
         query=(*router.key_query, *out.query) if router.key_query else tuple(out.query),
         headers=tuple(headers),
         body=out.body,
-        content_type=plan.content_type if has_body else None,
+        content_type=router.content_type if has_body else None,
         url=url,
     )
 
 
 def _merge_inbound(
-    plan: Plan, out: _Builder, inbound: Inbound, has_body: bool
+    router: Router, out: _Builder, inbound: Inbound, has_body: bool
 ) -> list[tuple[str, str]]:
     """S12.2: inbound headers not replaced by an argument, then the arguments' headers."""
     replaced = {name for name, _ in out.headers}
     if has_body:
         replaced.add("content-type")
-    headers = [(n, v) for n, v in _inbound(inbound, plan.name) if n not in replaced]
+    headers = [(n, v) for n, v in _inbound(inbound, router.tool) if n not in replaced]
     if out.cookies:
         kept = [h for h in headers if h[0] != "cookie"]
         own = {name for name, _ in out.cookies}

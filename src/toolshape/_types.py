@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
 
@@ -15,6 +15,11 @@ Schema: TypeAlias = Any
 
 Channel: TypeAlias = Literal["path", "query", "header", "cookie", "body"]
 """Where an input travels: `path`, `query`, `header`, `cookie` (parameters) or `body`."""
+
+ParamStyle: TypeAlias = Literal[
+    "simple", "label", "matrix", "form", "spaceDelimited", "pipeDelimited", "deepObject"
+]
+"""How a parameter's value is serialized (OpenAPI "Style Values", S12.1)."""
 
 Style: TypeAlias = Literal["nested", "flat"]
 """A tool's input style (S2): `nested` (one object per channel) or `flat`."""
@@ -51,7 +56,7 @@ class Parameter:
     schema: Schema
     required: bool
     description: str | None = None
-    style: str | None = None
+    style: ParamStyle | None = None
     explode: bool | None = None
     allow_reserved: bool = False
     content_type: str | None = None
@@ -179,6 +184,9 @@ NO_BODY = _NoBody()
 
 Reading: TypeAlias = Literal["flat", "nested"]
 """How a call's arguments are read (S13.1)."""
+
+Inbound: TypeAlias = Mapping[str, str] | Iterable[tuple[str, str]] | None
+"""The inbound headers a caller passes to `Plan.call`: a mapping or `(name, value)` pairs."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,10 +11,11 @@ from collections.abc import Sequence
 from importlib import resources
 from typing import TextIO
 
+from toolshape._api import plan_document
 from toolshape._errors import ArgumentError, DocumentError, PlanError
 from toolshape._mcp import error_result
+from toolshape._model import PlanResult
 from toolshape._options import PROFILES, Options
-from toolshape._plan import PlanResult, plan_document
 from toolshape._types import Json
 
 EXAMPLE = "example.openapi.json"

@@ -1,0 +1,243 @@
+"""The plan as data (S15): `Plan`, `ParameterRoute`, `PlanResult`.
+
+A plan is a frozen value: what the planner decided, nothing computed for calls. It imports
+nothing from the call side; `Plan.call` hands the work to a compiled call engine (`_engine`),
+built from the plan's data on first use and kept in one private slot. The package wires the
+engine in (`toolshape/__init__.py`), so the model never imports it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import ClassVar, Literal, Protocol
+
+from toolshape._errors import PlanError, ToolshapeError
+from toolshape._json import Json, thaw
+from toolshape._plan_format import PLAN_FORMAT, check_plan_data
+from toolshape._types import (
+    BodyShape,
+    Channel,
+    Diagnostic,
+    Inbound,
+    ParamStyle,
+    Request,
+    Schema,
+    Style,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ParameterRoute:
+    """How one parameter argument goes back into the request (S12.1)."""
+
+    argument: str
+    """The argument name (header names after S4.5)."""
+    name: str
+    """The parameter's name on the wire, as declared."""
+    channel: Channel
+    style: ParamStyle
+    explode: bool
+    allow_reserved: bool = False
+    content_type: str | None = None
+    """Set for a parameter described by `content`: its value is sent as JSON text."""
+    required: bool = False
+
+    def to_dict(self) -> dict[str, Json]:
+        """The route as plain data."""
+        return {
+            "argument": self.argument,
+            "name": self.name,
+            "in": self.channel,
+            "style": self.style,
+            "explode": self.explode,
+            "allowReserved": self.allow_reserved,
+            "contentType": self.content_type,
+            "required": self.required,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Json]) -> ParameterRoute:
+        """Load a route written by `to_dict`."""
+        return cls(
+            argument=data["argument"],
+            name=data["name"],
+            channel=data["in"],
+            style=data["style"],
+            explode=data["explode"],
+            allow_reserved=data.get("allowReserved", False),
+            content_type=data.get("contentType"),
+            required=data.get("required", False),
+        )
+
+
+class CallEngine(Protocol):
+    """What serves a plan's calls (`toolshape._engine.Engine`), as the model sees it."""
+
+    def call(self, arguments: Json, headers: Inbound) -> Request:
+        """The request for `arguments` (S12, S13), or an `ArgumentError`."""
+        ...
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Plan:
+    """One planned tool: its advertised schema, how arguments route back, its diagnostics.
+
+    Plans are immutable values (S15): they compare and hash by value, convert to plain data
+    with `to_dict()` and back with `Plan.from_dict()`, and every schema they hand out is a
+    fresh copy, so nothing a caller does to it can change the plan.
+    """
+
+    name: str
+    operation_id: str | None
+    method: str
+    """The HTTP method, upper case."""
+    path: str
+    """The path key as written in the document (S1.6)."""
+    content_type: str | None
+    """The request content type of this tool (S8.2); None when the operation has no body."""
+    style: Style
+    """The effective style: `nested` for a flat tool that fell back (S9.1, `legacy`)."""
+    location: str
+    diagnostics: tuple[Diagnostic, ...]
+    body: BodyShape
+    parameters: tuple[ParameterRoute, ...]
+    body_properties: tuple[str, ...]
+    """The hoisted body's property names (S4.1), empty unless `body == "hoisted"`."""
+    body_required: bool
+    undeclared: Literal["reject", "body"]
+    """S7: what a flat call's undeclared argument does."""
+    validation: Literal["whole", "per-channel"]
+    _input: Mapping[str, Json] = field(repr=False)
+    _nested: Mapping[str, Json] = field(repr=False)
+    _check: Schema | None = field(default=None, repr=False)
+    _text: str | None = field(default=None, init=False, repr=False, compare=False)
+    _engine: CallEngine | None = field(default=None, init=False, repr=False, compare=False)
+
+    #: How a plan's call engine is built; the package wires `toolshape._engine.compile_engine`.
+    compile_engine: ClassVar[Callable[[Plan], CallEngine] | None] = None
+
+    def call(self, arguments: Json, *, headers: Inbound = None) -> Request:
+        """The HTTP request a tool call's `arguments` describe (S12, S13).
+
+        `headers` are the inbound headers the MCP client sent (a mapping or `(name, value)`
+        pairs); a header argument replaces the inbound header of the same name (S12.2).
+
+        Raises:
+            ArgumentError: the arguments are rejected; no request is made (S13.4, S14.2).
+        """
+        return self._compiled().call(arguments, headers)
+
+    def _compiled(self) -> CallEngine:
+        """The plan's compiled call engine, built on first use (two threads racing here build
+        the same engine twice and one wins; nothing else is shared)."""
+        engine = self._engine
+        if engine is None:
+            compile_engine = Plan.compile_engine
+            if compile_engine is None:  # pragma: no cover - the package always wires it
+                raise ToolshapeError("no call engine is wired in: import toolshape")
+            engine = compile_engine(self)
+            object.__setattr__(self, "_engine", engine)
+        return engine
+
+    @property
+    def input_schema(self) -> dict[str, Json]:
+        """The advertised MCP `inputSchema` (a fresh copy on every access)."""
+        return thaw(self._input)  # type: ignore[no-any-return]
+
+    @property
+    def nested_schema(self) -> dict[str, Json]:
+        """The nested schema (S3), which a flat tool also reads (S13.1); a fresh copy."""
+        return thaw(self._nested)  # type: ignore[no-any-return]
+
+    @property
+    def body_check(self) -> Schema | None:
+        """S6.3: the original body schema (with `$defs`) that judges the routed body again,
+        or None; a fresh copy."""
+        return thaw(self._check)
+
+    def to_dict(self) -> dict[str, Json]:
+        """The plan as plain JSON-compatible data (S15.1), loadable with `Plan.from_dict`."""
+        return {
+            "format": PLAN_FORMAT,
+            "name": self.name,
+            "operationId": self.operation_id,
+            "method": self.method,
+            "path": self.path,
+            "contentType": self.content_type,
+            "style": self.style,
+            "location": self.location,
+            "body": self.body,
+            "bodyProperties": list(self.body_properties),
+            "bodyRequired": self.body_required,
+            "undeclared": self.undeclared,
+            "validation": self.validation,
+            "parameters": [p.to_dict() for p in self.parameters],
+            "inputSchema": thaw(self._input),
+            "nestedSchema": thaw(self._nested),
+            "bodyCheck": thaw(self._check),
+            "diagnostics": [d.to_dict() for d in self.diagnostics],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Json]) -> Plan:
+        """Load a plan written by `to_dict` (S15.1); it routes exactly like the original.
+
+        The data is checked first as untrusted input: against the `toolshape.plan/1` JSON
+        Schema (`PLAN_SCHEMA`), and every schema in it as planning would check it.
+
+        Raises:
+            PlanDataError: `data` is not a plan this version can serve; `field` names where.
+        """
+        check_plan_data(data)
+        return cls(
+            name=data["name"],
+            operation_id=data["operationId"],
+            method=data["method"],
+            path=data["path"],
+            content_type=data["contentType"],
+            style=data["style"],
+            location=data["location"],
+            diagnostics=tuple(Diagnostic.from_dict(d) for d in data["diagnostics"]),
+            body=data["body"],
+            parameters=tuple(ParameterRoute.from_dict(p) for p in data["parameters"]),
+            body_properties=tuple(data["bodyProperties"]),
+            body_required=data["bodyRequired"],
+            undeclared=data["undeclared"],
+            validation=data["validation"],
+            _input=thaw(data["inputSchema"]),
+            _nested=thaw(data["nestedSchema"]),
+            _check=thaw(data["bodyCheck"]),
+        )
+
+    def _canonical(self) -> str:
+        text = self._text
+        if text is None:
+            text = json.dumps(
+                self.to_dict(), separators=(",", ":"), ensure_ascii=False, default=repr
+            )
+            object.__setattr__(self, "_text", text)
+        return text
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Plan):
+            return NotImplemented
+        return self is other or self._canonical() == other._canonical()
+
+    def __hash__(self) -> int:
+        return hash(self._canonical())
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # Pickles as its plain data; the compiled engine is rebuilt on use.
+        return (Plan.from_dict, (self.to_dict(),))
+
+
+@dataclass(frozen=True, slots=True)
+class PlanResult:
+    """What `plan_document` returns: every tool that planned, every error, every diagnostic."""
+
+    tools: tuple[Plan, ...]
+    errors: tuple[PlanError, ...]
+    diagnostics: tuple[Diagnostic, ...]
+    """Document-level diagnostics followed by every tool's own (S9.4)."""
