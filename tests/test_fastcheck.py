@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from jsonschema import validators
 
@@ -51,7 +51,7 @@ def test_fast_path_agrees_with_jsonschema_on_the_suite(path: Path, group: dict[s
     schema = declared(group["schema"], path)
     fast = compile_check(schema)
     if fast is None:
-        return
+        pytest.skip("the fast path does not compile this schema: jsonschema alone judges it")
     for test in group["tests"]:
         truth = verdict(schema, test["data"])
         if truth is None:
@@ -171,7 +171,8 @@ def test_fast_path_equals_jsonschema_on_generated_schemas(
         schema = {"$schema": dialect, **schema}
     fast = compile_check(schema)
     if fast is None:
-        return
+        event("not compiled: jsonschema alone judges it")
+        return  # hypothesis counts these (event); the suite test above names them one by one
     for instance in instances:
         truth = verdict(schema, instance)
         if truth is not None:
@@ -235,10 +236,12 @@ def test_fast_path_agrees_under_negation_with_special_numbers(
     """S14.3: under `not`, `if` and `oneOf` (where "invalid" counts as much as "valid") and on
     NaN, ±Infinity, huge integers and 1/1.0/true, the predicate never differs from the judge:
     jsonschema's own verdict, made total where it raises (`_validate`)."""
+    compiled = 0
     for schema in wrapped(declared(group["schema"], path)):
         fast = compile_check(schema)
         if fast is None:
             continue
+        compiled += 1
         judge = compile_schema(schema)
         for instance in special_instances(group):
             try:
@@ -251,3 +254,5 @@ def test_fast_path_agrees_under_negation_with_special_numbers(
                 result = None
             if result is not None:
                 assert result == truth, (schema, instance)
+    if not compiled:
+        pytest.skip("the fast path does not compile this schema: jsonschema alone judges it")

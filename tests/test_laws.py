@@ -37,6 +37,8 @@ class Operation:
     body: dict[str, Any]
     profile: str
     """The laws hold under both profiles (S10); `legacy` keeps header names as declared."""
+    properties: dict[str, Any]
+    """Every body property, wherever the body declares it (`properties`, `allOf` branches)."""
 
 
 @st.composite
@@ -64,9 +66,29 @@ def operations(draw: st.DrawFn) -> Operation:
     required = [n for n in properties if draw(st.booleans())]
     if required:
         body["required"] = required
-    policy = draw(st.sampled_from(POLICIES))
-    if policy != "absent":
-        body["additionalProperties"] = policy
+    shape = draw(st.sampled_from(["plain", "plain", "allOf", "dependentRequired"]))
+    if shape == "allOf":  # S6.1: the properties split over two branches that merge
+        names = list(properties)
+        cut = draw(st.integers(0, len(names)))
+        body = {
+            "allOf": [
+                {
+                    "type": "object",
+                    "properties": {n: properties[n] for n in part},
+                    "required": [n for n in part if n in required],
+                }
+                for part in (names[:cut], names[cut:])
+            ]
+        }
+        if draw(st.booleans()):
+            body["unevaluatedProperties"] = False  # closes the merged object
+    else:
+        policy = draw(st.sampled_from(POLICIES))
+        if policy != "absent":
+            body["additionalProperties"] = policy
+        if shape == "dependentRequired" and len(properties) >= 2:  # S6.2: copied to the root
+            first, second = draw(st.permutations(list(properties)))[:2]
+            body["dependentRequired"] = {first: [second]}
     path = "/t" + "".join(f"/{{{p['name']}}}" for p in params if p["in"] == "path")
     operation: dict[str, Any] = {"operationId": "op", "parameters": params}
     operation["requestBody"] = {"required": True, "content": {"application/json": {"schema": body}}}
@@ -75,7 +97,8 @@ def operations(draw: st.DrawFn) -> Operation:
         "info": {"title": "t", "version": "1"},
         "paths": {path: {"post": operation}},
     }
-    return Operation(document, params, body, draw(st.sampled_from(["2026-11-06", "legacy"])))
+    profile = draw(st.sampled_from(["2026-11-06", "legacy"]))
+    return Operation(document, params, body, profile, properties)
 
 
 def arg_name(param: dict[str, Any], profile: str = "2026-11-06") -> str:
@@ -91,7 +114,7 @@ def flat_calls(draw: st.DrawFn, op: Operation) -> dict[str, Any]:
             call[arg_name(param, op.profile)] = (
                 draw(TEXT) if param["in"] == "header" else draw(VALUES)
             )
-    for name in op.body["properties"]:
+    for name in op.properties:
         if draw(st.booleans()):
             call[name] = draw(VALUES)
     if draw(st.booleans()):
@@ -106,11 +129,16 @@ def planned_calls(draw: st.DrawFn) -> tuple[Operation, Plan, dict[str, Any]]:
     plan = flat_plan(op)
     assume(plan is not None)
     assert plan is not None
+    event(
+        f"body: {'allOf' if 'allOf' in op.body else 'dependentRequired' if 'dependentRequired' in op.body else 'plain'}, {plan.body}"
+    )
     return op, plan, draw(flat_calls(op))
 
 
-def twin(op: Operation, call: dict[str, Any]) -> dict[str, Any]:
-    """The nested form of a flat call: one object per declared channel."""
+def twin(op: Operation, call: dict[str, Any], wrapped: bool = False) -> dict[str, Any]:
+    """The nested form of a flat call: one object per declared channel. For a tool whose body
+    stays wrapped (S5, `legacy`), the flat `body` argument is the nested body; any other key
+    stays at the root, where the nested form rejects it as the flat form does."""
     channels = {
         "path": "pathParams",
         "query": "queryParams",
@@ -118,13 +146,16 @@ def twin(op: Operation, call: dict[str, Any]) -> dict[str, Any]:
         "cookie": "cookies",
     }
     nested: dict[str, Any] = {channels[p["in"]]: {} for p in op.params}
-    nested["body"] = {}
+    if not wrapped:
+        nested["body"] = {}
     by_name = {arg_name(p, op.profile): p for p in op.params}
     for key, value in call.items():
         if key in by_name:
             nested[channels[by_name[key]["in"]]][key] = value
-        else:
+        elif not wrapped:
             nested["body"][key] = value
+        else:
+            nested[key] = value
     return nested
 
 
@@ -200,7 +231,7 @@ def test_flat_and_nested_twin_agree(data: st.DataObject) -> None:
         profile=op.profile,  # type: ignore[arg-type]
     )
     flat_request = accepted(plan, call)
-    nested_request = accepted(nested_plan, twin(op, call))
+    nested_request = accepted(nested_plan, twin(op, call, wrapped=plan.body == "wrapped"))
     event("accepted" if flat_request is not None else "rejected")
     assert flat_request == nested_request
 
@@ -212,7 +243,7 @@ def test_never_looser_than_the_document(data: st.DataObject) -> None:
     op, plan, call = data.draw(planned_calls())
     if accepted(plan, call) is None:
         return
-    nested = twin(op, call)
+    nested = twin(op, call, wrapped=plan.body == "wrapped")
     assert Draft202012Validator(op.body).is_valid(nested["body"])
     for param in op.params:
         channel = {

@@ -177,7 +177,7 @@ def as_body_oracle(
     reason = usable(group["schema"])
     if reason is not None:
         tally["unusable"] += 1
-        return
+        pytest.skip(f"a local reference of an OpenAPI document can't express it: it {reason}")
     try:
         (plan,) = plan_operation(
             document(group["schema"], path.parent.name), "/t", "post", style="flat", options=options
@@ -206,8 +206,9 @@ def as_body_oracle(
 @pytest.mark.parametrize(("path", "group"), list(groups(known=PYTHON_RE)))
 def test_suite_group_as_property(path: Path, group: dict[str, Any]) -> None:
     """A suite schema as a flat property accepts exactly the suite's valid instances."""
-    if usable(group["schema"]) is not None:
-        return
+    reason = usable(group["schema"])
+    if reason is not None:
+        pytest.skip(f"a local reference of an OpenAPI document can't express it: it {reason}")
     doc = document({}, "draft2020-12")
     doc["components"]["schemas"]["Body"] = declare(
         as_property(embed(group["schema"], BODY + "/properties/value")), path.parent.name

@@ -6,10 +6,10 @@ import json
 from collections.abc import Mapping
 
 from toolshape._dialects import DIALECTS, DRAFT2020_12
-from toolshape._json import equal
+from toolshape._json import Unchecked, equal
 from toolshape._keywords import BRANCH_KEYWORDS, is_annotation
 from toolshape._pointers import follow
-from toolshape._types import Json, Schema, Wrapped
+from toolshape._types import Schema, Wrapped
 
 _HOW = 'Give every branch `"type": "object"` with only `properties`, `required` and annotations'
 
@@ -20,11 +20,11 @@ def resolve_local(schema: Schema, defs: Mapping[str, Schema]) -> Schema:
 
 
 def merge_allof(
-    schema: Mapping[str, Json],
+    schema: Mapping[str, Unchecked],
     defs: Mapping[str, Schema] | None = None,
     *,
     dialect: str = DRAFT2020_12,
-) -> dict[str, Json] | Wrapped:
+) -> dict[str, Unchecked] | Wrapped:
     """Merge a body whose root is `allOf` into one object schema (S6.1), or say why not.
 
     `defs` resolves branches that are `$ref`s to `#/$defs/<name>`. The merged schema has
@@ -124,7 +124,11 @@ def merge_allof(
                 "required",
             )
         required.extend(r for r in branch_required if r not in required)
-    merged: dict[str, Json] = {"type": "object", "properties": properties, "required": required}
+    merged: dict[str, Unchecked] = {
+        "type": "object",
+        "properties": properties,
+        "required": required,
+    }
     if schema.get("unevaluatedProperties") is False and known.unevaluated:
         merged["additionalProperties"] = False
     return merged

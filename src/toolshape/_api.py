@@ -14,7 +14,7 @@ from typing_extensions import Unpack
 
 from toolshape._document import DocumentReader
 from toolshape._errors import DocumentError, PlanError
-from toolshape._json import Json
+from toolshape._json import Unchecked
 from toolshape._model import Plan, PlanResult
 from toolshape._options import Options, Profile
 from toolshape._plan import (
@@ -86,7 +86,9 @@ def settings(
     return server, tools, notes
 
 
-def plan_document(document: Mapping[str, Json], **keywords: Unpack[PlanSettings]) -> PlanResult:
+def plan_document(
+    document: Mapping[str, Unchecked], **keywords: Unpack[PlanSettings]
+) -> PlanResult:
     """Plan every operation of `document` as MCP tools, collecting every error (S9.4).
 
     Keywords (`PlanSettings`): `style` is the server-wide `toolInputStyle` (S2); `styles` and
@@ -160,7 +162,7 @@ def _unknown_keys(tools: ToolSettings, seen: set[str], source: str) -> list[Diag
 
 
 def plan_operation(
-    document: Mapping[str, Json], path: str, method: str, **keywords: Unpack[PlanSettings]
+    document: Mapping[str, Unchecked], path: str, method: str, **keywords: Unpack[PlanSettings]
 ) -> tuple[Plan, ...]:
     """Plan one operation: one `Plan` per request content type (S8.2).
 

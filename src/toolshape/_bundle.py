@@ -24,6 +24,7 @@ from referencing.exceptions import PointerToNowhere, Unresolvable
 from toolshape._convert import convert_30, repair_31
 from toolshape._dialects import dialect_of
 from toolshape._errors import PlanErrorKind
+from toolshape._json import Unchecked
 from toolshape._limits import EXPANSION, EXPANSION_FLOOR, MAX_DATA_DEPTH, MAX_DEPTH
 from toolshape._metaschema import DEFAULT_RULES as _DEFAULT_RULES
 from toolshape._metaschema import RULES, UNPLANNED_DIALECTS, WANTS
@@ -40,7 +41,7 @@ from toolshape._pointers import (
     unescape,
 )
 from toolshape._regex import compiles, nested_quantifier
-from toolshape._types import Json, Schema
+from toolshape._types import Schema
 
 _BASE_URI = "urn:toolshape:document"
 _COMPONENT = re.compile(r"^/components/schemas/([A-Za-z0-9._-]+)$")
@@ -133,17 +134,17 @@ def kind_of(value: object) -> str:
     return type(value).__name__
 
 
-def _shown(value: Json) -> str:
+def _shown(value: Unchecked) -> str:
     text = repr(value) if not isinstance(value, (Mapping, list)) else kind_of(value)
     return text if len(text) <= 60 else text[:60] + "…"
 
 
-def expansion(root: Json) -> tuple[int, int]:
+def expansion(root: Unchecked) -> tuple[int, int]:
     """`(expanded, distinct)`: how many containers `root` holds counting every path to a shared
     one, and counting each once. Linear in the distinct containers, at any depth."""
     sizes: dict[int, int] = {}
-    held: list[Json] = []  # keeps every counted object alive, so no id is reused meanwhile
-    stack: list[tuple[Json, bool]] = [(root, False)]
+    held: list[Unchecked] = []  # keeps every counted object alive, so no id is reused meanwhile
+    stack: list[tuple[Unchecked, bool]] = [(root, False)]
     while stack:
         node, done = stack.pop()
         children = node.values() if isinstance(node, dict) else node
@@ -164,14 +165,16 @@ def expansion(root: Json) -> tuple[int, int]:
 class Bundler:
     """Resolves, converts and bundles the schemas of one document (S1.2, S1.4, S4.4)."""
 
-    def __init__(self, document: Mapping[str, Json], *, is_30: bool, dialect: str) -> None:
+    def __init__(self, document: Mapping[str, Unchecked], *, is_30: bool, dialect: str) -> None:
         self.document = document
         self.is_30 = is_30
         self.dialect = dialect
         """The document's default dialect (S1.7)."""
-        registry: Registry[Json] = Registry().with_resource(_BASE_URI, Resource.opaque(document))
+        registry: Registry[Unchecked] = Registry().with_resource(
+            _BASE_URI, Resource.opaque(document)
+        )
         self._resolver = registry.resolver(_BASE_URI)
-        self._targets: dict[str, Json] = {}
+        self._targets: dict[str, Unchecked] = {}
         self._resolving: set[str] = set()
         self._names: dict[str, str] = {}
         self._taken: set[str] = set()
@@ -208,7 +211,7 @@ class Bundler:
             )
         return pointer
 
-    def lookup(self, pointer: str, ref: str) -> Json:
+    def lookup(self, pointer: str, ref: str) -> Unchecked:
         """What `pointer` names in the document (following `$ref`s met on the way)."""
         if pointer not in self._targets:
             try:
@@ -228,10 +231,10 @@ class Bundler:
                     self._resolving.discard(pointer)
         return self._targets[pointer]
 
-    def _walk_through_refs(self, pointer: str, ref: str) -> Json:
+    def _walk_through_refs(self, pointer: str, ref: str) -> Unchecked:
         """A pointer that passes through a `$ref` on its way (found in real documents):
         follow each `$ref` met mid-way, as OpenAPI tooling commonly does."""
-        node: Json = self.document
+        node: Unchecked = self.document
         for raw in pointer.split("/")[1:]:
             segment = unescape(raw)
             if isinstance(node, Mapping) and segment not in node:
@@ -244,12 +247,14 @@ class Bundler:
                 fail("reference", f"reference `{ref}` points to nothing in the document", "S1.2")
         return node
 
-    def follow(self, node: Json, pointer: str, *, bare: bool = False) -> Json:
+    def follow(self, node: Unchecked, pointer: str, *, bare: bool = False) -> Unchecked:
         """Follow a chain of `$ref` mappings to what they name (S1.3), refusing cycles; with
         `bare`, only mappings that are nothing but a `$ref` (a schema's siblings count)."""
         return self.chain(node, pointer, bare=bare)[0]
 
-    def chain(self, node: Json, pointer: str, *, bare: bool = False) -> tuple[Json, list[str]]:
+    def chain(
+        self, node: Unchecked, pointer: str, *, bare: bool = False
+    ) -> tuple[Unchecked, list[str]]:
         """`(target, pointers)`: what a chain of `$ref`s ends at, and the pointers it took."""
         taken: list[str] = []
         while (
@@ -300,7 +305,7 @@ class Bundler:
         """S1.7: the dialect in effect at `pointer`: the nearest `$schema` on the way there
         (a definition inside a draft-07 schema is read as draft-07), else the document's."""
         dialect = self.dialect
-        node: Json = self.document
+        node: Unchecked = self.document
         for raw in pointer.split("/")[1:]:
             if not isinstance(node, Mapping):
                 break
@@ -341,7 +346,7 @@ class Bundler:
 
     # -- schemas -----------------------------------------------------------------------------
 
-    def root_schema(self, node: Json, pointer: str, refs: list[str]) -> Schema:
+    def root_schema(self, node: Unchecked, pointer: str, refs: list[str]) -> Schema:
         """A body schema with S1.3 applied: a `$ref`-only root is replaced by its target."""
         node, taken = self.chain(node, pointer, bare=True)
         if not taken:
@@ -351,7 +356,7 @@ class Bundler:
         return schema
 
     def schema(
-        self, node: Json, pointer: str, refs: list[str], dialect: str | None = None
+        self, node: Unchecked, pointer: str, refs: list[str], dialect: str | None = None
     ) -> Schema:
         """`node` as a 2020-12 schema with local refs pointing into `$defs` (S1.4, S4.4).
 
@@ -359,7 +364,7 @@ class Bundler:
             Problem: a value that is not a schema, a keyword its meta-schema rejects, a bad
                 reference, nesting too deep, or shared sub-objects that expand too far.
         """
-        memo: dict[int, tuple[Json, Schema, tuple[str, ...]]] = {}
+        memo: dict[int, tuple[Unchecked, Schema, tuple[str, ...]]] = {}
         self._shared = False
         try:
             out = self._schema(node, pointer, refs, dialect or self.dialect, 0, memo)
@@ -380,12 +385,12 @@ class Bundler:
 
     def _schema(
         self,
-        node: Json,
+        node: Unchecked,
         pointer: Where,
         refs: list[str],
         dialect: str,
         depth: int,
-        memo: dict[int, tuple[Json, Schema, tuple[str, ...]]],
+        memo: dict[int, tuple[Unchecked, Schema, tuple[str, ...]]],
     ) -> Schema:
         if node is True or node is False:
             return node  # S1.4: true / false are schemas, copied unchanged.
@@ -413,7 +418,7 @@ class Bundler:
             dialect = self._dialect(declared, pointer, dialect)
         rules = RULES.get(dialect, _DEFAULT_RULES)
         start = len(refs)
-        out: dict[str, Json] = {}
+        out: dict[str, Unchecked] = {}
         deeper = depth + 1
         for key, value in node.items():
             rule = rules.get(key)
@@ -487,7 +492,7 @@ class Bundler:
         memo[id(node)] = (node, converted, tuple(refs[start:]))
         return converted
 
-    def _converted(self, key: str, value: Json) -> bool:
+    def _converted(self, key: str, value: Unchecked) -> bool:
         """Values S1.4 converts before they count: 3.0 boolean bounds (also repaired in 3.1),
         a 3.0 `type: file`, a boolean `$recursiveAnchor` outside 2019-09."""
         if key in ("exclusiveMinimum", "exclusiveMaximum", "$recursiveAnchor"):
@@ -504,7 +509,7 @@ class Bundler:
             )
         return kind
 
-    def _note_patterns(self, value: Iterable[Json]) -> None:
+    def _note_patterns(self, value: Iterable[Unchecked]) -> None:
         for pattern in value:
             kind = self.pattern_kind(str(pattern))
             if kind == "foreign":
@@ -541,13 +546,13 @@ class Bundler:
         )
 
     def _discriminator(
-        self, value: Mapping[str, Json], pointer: Where, refs: list[str]
-    ) -> dict[str, Json]:
+        self, value: Mapping[str, Unchecked], pointer: Where, refs: list[str]
+    ) -> dict[str, Unchecked]:
         """S4.4: mapping values (references, or bare schema names) point into `$defs`."""
         mapping = value.get("mapping")
         if not isinstance(mapping, Mapping):
             return dict(value)
-        out: dict[str, Json] = {}
+        out: dict[str, Unchecked] = {}
         for key, target in mapping.items():
             if isinstance(target, str) and target.startswith("#"):
                 target = self._ref(target, refs)
@@ -572,7 +577,9 @@ class Bundler:
             out[key] = target
         return {**value, "mapping": out}
 
-    def _annotation(self, value: Json, pointer: Where, refs: list[str], depth: int) -> Json:
+    def _annotation(
+        self, value: Unchecked, pointer: Where, refs: list[str], depth: int
+    ) -> Unchecked:
         """A copy of an annotation's value whose `$ref`s point into `$defs` (S4.4)."""
         if depth > MAX_DATA_DEPTH:
             self._data(value, pointer)
@@ -587,10 +594,10 @@ class Bundler:
             return [self._annotation(v, pointer, refs, depth + 1) for v in value]
         return value
 
-    def _data(self, value: Json, pointer: Where) -> None:
+    def _data(self, value: Unchecked, pointer: Where) -> None:
         """Data inside a schema may nest `MAX_DATA_DEPTH` levels; sharing is noted (S14.4)."""
         seen: set[int] = set()
-        stack: list[tuple[Json, int]] = [(value, 0)]
+        stack: list[tuple[Unchecked, int]] = [(value, 0)]
         while stack:
             node, depth = stack.pop()
             if depth > MAX_DATA_DEPTH:

@@ -7,13 +7,13 @@ caller owns) and returns it converted; none of them reads anything else.
 from __future__ import annotations
 
 from toolshape._dialects import DRAFT2019_09
-from toolshape._types import Json
+from toolshape._types import Unchecked
 
 #: Keywords that, without `type`, still constrain a value: `nullable` must then wrap them.
 _NEEDS_WRAP = frozenset({"$ref", "allOf", "anyOf", "oneOf", "not", "enum", "const"})
 
 
-def repair_exclusive(out: dict[str, Json]) -> None:
+def repair_exclusive(out: dict[str, Unchecked]) -> None:
     """S1.4: boolean `exclusiveMinimum`/`exclusiveMaximum` (the 3.0 form) → 2020-12 numbers."""
     for flag, bound in (("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")):
         value = out.get(flag)
@@ -23,7 +23,7 @@ def repair_exclusive(out: dict[str, Json]) -> None:
                 out[flag] = out.pop(bound)
 
 
-def repair_31(out: dict[str, Json]) -> dict[str, Json]:
+def repair_31(out: dict[str, Unchecked]) -> dict[str, Unchecked]:
     """S1.4: a 3.1 schema as written, but for the 3.0 boolean bounds found in real documents."""
     if isinstance(out.get("exclusiveMinimum"), bool) or isinstance(
         out.get("exclusiveMaximum"), bool
@@ -35,7 +35,7 @@ def repair_31(out: dict[str, Json]) -> dict[str, Json]:
     return out
 
 
-def convert_30(out: dict[str, Json]) -> dict[str, Json]:
+def convert_30(out: dict[str, Unchecked]) -> dict[str, Unchecked]:
     """S1.4: an OpenAPI 3.0 schema object as JSON Schema 2020-12."""
     if "exclusiveMinimum" in out or "exclusiveMaximum" in out:
         repair_exclusive(out)

@@ -26,12 +26,12 @@ from toolshape._http import (
     METHODS,
     STYLES,
 )
+from toolshape._json import Unchecked
 from toolshape._pointers import escape, subschemas
 from toolshape._types import (
     PARAMETER_CHANNELS,
     Body,
     Channel,
-    Json,
     Operation,
     Parameter,
     Schema,
@@ -47,8 +47,8 @@ class RawOperation:
     path: str
     method: str
     pointer: str
-    node: Json
-    path_parameters: Json
+    node: Unchecked
+    path_parameters: Unchecked
     path_pointer: str
     problem: Problem | None = None
     """Why the path item itself can't be read (a bad `$ref`, not a mapping, a bad key)."""
@@ -86,7 +86,7 @@ class DocumentReader:
                 "toolshape reads OpenAPI 3.0 and 3.1 documents",
                 location=f"{source}#/openapi",
             )
-        self.document: Mapping[str, Json] = document
+        self.document: Mapping[str, Unchecked] = document
         self.source = source
         self.is_30 = version.startswith("3.0")
         dialect = document.get("jsonSchemaDialect") if not self.is_30 else None
@@ -235,7 +235,7 @@ class DocumentReader:
                     merged[(key, param.channel)] = param
         return tuple(merged.values())
 
-    def _parameter(self, entry: Json, pointer: str, refs: list[str]) -> Parameter | None:
+    def _parameter(self, entry: Unchecked, pointer: str, refs: list[str]) -> Parameter | None:
         node = self.bundler.follow(entry, pointer)
         if isinstance(entry, Mapping) and isinstance(entry.get("$ref"), str):
             pointer = self.bundler.pointer_of(entry["$ref"])
@@ -300,7 +300,7 @@ class DocumentReader:
             dialect=self._declared_dialect(schema),
         )
 
-    def _parameter_schema(self, node: Json, pointer: str, refs: list[str]) -> Schema:
+    def _parameter_schema(self, node: Unchecked, pointer: str, refs: list[str]) -> Schema:
         return self.bundler.schema(node, pointer, refs)
 
     def _check_http_name(self, name: str, channel: Channel, pointer: str) -> None:
@@ -379,7 +379,7 @@ class DocumentReader:
             return op  # only documents with such a pattern pay for the search
         foreign: list[str] = []
         slow: list[str] = []
-        stack: list[Json] = [
+        stack: list[Unchecked] = [
             *(p.schema for p in op.parameters),
             *(b.schema for b in op.bodies),
             *op.defs.values(),

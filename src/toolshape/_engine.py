@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from toolshape._errors import ArgumentError, ArgumentIssue
-from toolshape._json import Json, thaw
+from toolshape._json import Unchecked, thaw
 from toolshape._reading import pick_reading
 from toolshape._route import Router, route_args
 from toolshape._types import CHANNEL_ARGUMENT, NO_BODY, Inbound, Reading, Request, Schema
@@ -46,11 +46,11 @@ class Engine:
         self.style = plan.style
         self.validation = plan.validation
         self.flat_properties = frozenset(plan._input.get("properties", {}))
-        self._flat: Mapping[str, Json] = plan._input
-        self._nested: Mapping[str, Json] = plan._nested
+        self._flat: Mapping[str, Unchecked] = plan._input
+        self._nested: Mapping[str, Unchecked] = plan._nested
         self._check: Schema | None = plan._check
         self._judges: dict[str, Judge] = {}
-        self._defaults: dict[str, dict[str, Json]] = {}
+        self._defaults: dict[str, dict[str, Unchecked]] = {}
 
     # -- judges ------------------------------------------------------------------------------
 
@@ -69,15 +69,15 @@ class Engine:
             judge = self._judges[which] = Judge(schema)
         return judge
 
-    def _rooted(self, schema: Schema) -> dict[str, Json]:
+    def _rooted(self, schema: Schema) -> dict[str, Unchecked]:
         """`schema` made self-contained with the nested root's `$schema` and `$defs`."""
-        out: dict[str, Json] = {"allOf": [schema]}
+        out: dict[str, Unchecked] = {"allOf": [schema]}
         for keyword in ("$schema", "$defs"):
             if keyword in self._nested:
                 out[keyword] = self._nested[keyword]
         return out
 
-    def _channel_defaults(self, channel: str) -> dict[str, Json]:
+    def _channel_defaults(self, channel: str) -> dict[str, Unchecked]:
         """S13.5: the `default` of each top-level property of one nested channel that its own
         schema accepts; a default the schema rejects is never inserted (it would turn a call
         the advertised schema accepts into an error)."""
@@ -98,7 +98,7 @@ class Engine:
 
     # -- calls -------------------------------------------------------------------------------
 
-    def call(self, arguments: Json, headers: Inbound = None) -> Request:
+    def call(self, arguments: Unchecked, headers: Inbound = None) -> Request:
         """S13: the request for `arguments`, or ArgumentError with the first reading's problems."""
         reported: list[ArgumentIssue] | None = None
         readings = pick_reading(
@@ -116,7 +116,7 @@ class Engine:
         raise ArgumentError(self.router.tool, reported or [])
 
     def _attempt(
-        self, arguments: Json, reading: Reading, headers: Inbound
+        self, arguments: Unchecked, reading: Reading, headers: Inbound
     ) -> Request | list[ArgumentIssue]:
         """One reading of a call: the request, or the problems that reject it."""
         if self.validation == "per-channel":
@@ -137,10 +137,10 @@ class Engine:
                 return problems
         return request
 
-    def _split(self, arguments: dict[str, Json]) -> dict[str, Json] | list[ArgumentIssue]:
+    def _split(self, arguments: dict[str, Unchecked]) -> dict[str, Unchecked] | list[ArgumentIssue]:
         """A flat call as its nested twin: each argument under the channel that declared it."""
         router = self.router
-        nested: dict[str, Json] = {}
+        nested: dict[str, Unchecked] = {}
         for key, value in arguments.items():
             route = router.by_argument.get(key)
             if route is not None:
@@ -158,8 +158,8 @@ class Engine:
         return nested
 
     def _per_channel(
-        self, arguments: Json, reading: Reading
-    ) -> dict[str, Json] | list[ArgumentIssue]:
+        self, arguments: Unchecked, reading: Reading
+    ) -> dict[str, Unchecked] | list[ArgumentIssue]:
         """S13.5 (`legacy`): the call as nested channels with `default`s inserted, each channel
         validated on its own (errors prefixed by the channel, `queryParams.limit`)."""
         if not isinstance(arguments, dict):
@@ -187,7 +187,7 @@ class Engine:
         return problems or split
 
 
-def _with_defaults(value: Json, defaults: dict[str, Json]) -> Json:
+def _with_defaults(value: Unchecked, defaults: dict[str, Unchecked]) -> Unchecked:
     """S13.5: `value` with the valid `default` of every absent top-level property inserted."""
     if not isinstance(value, dict) or not defaults:
         return value

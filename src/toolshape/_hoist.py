@@ -7,6 +7,7 @@ from collections.abc import Mapping
 
 from toolshape._allof import merge_allof
 from toolshape._dialects import DIALECTS, DRAFT2020_12
+from toolshape._json import Unchecked
 from toolshape._keywords import (
     CONDITIONAL_KEYWORDS,
     DYNAMIC_REF_KEYWORDS,
@@ -16,7 +17,7 @@ from toolshape._keywords import (
 )
 from toolshape._options import Options
 from toolshape._pointers import references
-from toolshape._types import Hoisted, Json, Schema, Wrapped
+from toolshape._types import Hoisted, Schema, Wrapped
 from toolshape._union import merge_union
 
 _DECLARE = (
@@ -195,7 +196,7 @@ def _conditional(keyword: str) -> Wrapped:
 
 
 def _strict_roots(
-    schema: Mapping[str, Json], properties: Mapping[str, Json], defs: Mapping[str, Schema]
+    schema: Mapping[str, Unchecked], properties: Mapping[str, Unchecked], defs: Mapping[str, Schema]
 ) -> Wrapped | None:
     """S5.6-S5.9, the rows that apply from 2026-11-06."""
     for keyword in WHOLE_BODY_KEYWORDS:
@@ -258,7 +259,7 @@ def _strict_roots(
     return None
 
 
-def _outside_names(dependent: Json, properties: Mapping[str, Json]) -> str | None:
+def _outside_names(dependent: Unchecked, properties: Mapping[str, Unchecked]) -> str | None:
     """The first name `dependentRequired` mentions that is not a body property (S6.2)."""
     if not isinstance(dependent, Mapping):
         return "(not an object)"

@@ -3,10 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, TypeVar
 
-Json: TypeAlias = Any
-"""A JSON value as `json.loads` returns it (dict, list, str, int, float, bool, None)."""
+Json: TypeAlias = "dict[str, Json] | list[Json] | str | int | float | bool | None"
+"""A JSON value as `json.loads` returns it: what the library produces (plan data, requests,
+errors as data, MCP answers) is typed with it."""
+
+JsonObject: TypeAlias = "dict[str, Any]"
+"""A JSON object the library hands out (a schema, plan data, an MCP answer) whose members the
+caller indexes freely: the recursive `Json` can't say which member holds what."""
+
+Unchecked: TypeAlias = Any
+"""A value from outside — a document's node, a call's arguments, loaded plan data — before it is
+checked. Every use narrows it with `isinstance` (or a schema check) first; the name marks the
+boundary where `Json`'s guarantees don't hold yet."""
 
 _TRUE, _FALSE = object(), object()
 
@@ -14,7 +24,7 @@ _TRUE, _FALSE = object(), object()
 _SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
-def _empty(value: Json) -> Json:
+def _empty(value: Any) -> Any:
     """A fresh container to copy `value` into, or None for a scalar (dict and list subclasses
     copy into plain ones)."""
     kind = value.__class__
@@ -25,15 +35,18 @@ def _empty(value: Json) -> Json:
     return None
 
 
-def thaw(value: Json) -> Json:
+T = TypeVar("T")
+
+
+def thaw(value: T) -> T:
     """A deep copy of plain JSON data (dicts and lists copied, scalars shared).
 
     Iterative, so any depth copies from any depth of the caller's stack (S14.4)."""
-    root = _empty(value)
+    root: Any = _empty(value)
     if root is None:
         return value
     scalars = _SCALARS
-    stack: list[tuple[Json, Json]] = [(value, root)]
+    stack: list[tuple[Any, Any]] = [(value, root)]
     while stack:
         source, target = stack.pop()
         if target.__class__ is dict:
@@ -42,7 +55,7 @@ def thaw(value: Json) -> Json:
                 if kind in scalars:
                     target[key] = item
                     continue
-                copy = {} if kind is dict else [] if kind is list else _empty(item)
+                copy: Any = {} if kind is dict else [] if kind is list else _empty(item)
                 if copy is None:
                     target[key] = item
                 else:
@@ -60,7 +73,7 @@ def thaw(value: Json) -> Json:
                 else:
                     target.append(copy)
                     stack.append((item, copy))
-    return root
+    return root  # type: ignore[no-any-return]
 
 
 def _unbool(value: Any) -> Any:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from toolshape._errors import ArgumentError, ToolshapeError
-from toolshape._types import Json
+from toolshape._types import Json, JsonObject
 
 #: S13.6: from this protocol version on, argument errors are tool results with `isError`.
 TOOL_RESULT_SINCE = "2025-11-25"
@@ -12,7 +12,7 @@ INVALID_PARAMS = -32602
 """The JSON-RPC error code of an argument error before `2025-11-25`."""
 
 
-def error_result(error: ArgumentError, protocol_version: str | None = None) -> dict[str, Json]:
+def error_result(error: ArgumentError, protocol_version: str | None = None) -> JsonObject:
     """The MCP answer to a rejected call, as plain data (S13.6).
 
     For protocol version `2025-11-25` or later (and when the version is not known, `None`: the
@@ -34,7 +34,9 @@ def error_result(error: ArgumentError, protocol_version: str | None = None) -> d
             f"protocol_version must be an MCP version string such as '2025-11-25' (or None), "
             f"not {protocol_version!r}"
         )
-    details = [{"path": e.path, "keyword": e.keyword, "message": e.message} for e in error.errors]
+    details: list[Json] = [
+        {"path": e.path, "keyword": e.keyword, "message": e.message} for e in error.errors
+    ]
     if protocol_version is None or protocol_version >= TOOL_RESULT_SINCE:
         return {
             "content": [{"type": "text", "text": error.message}],

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar, Literal, Protocol
 
 from toolshape._errors import PlanError, ToolshapeError
-from toolshape._json import Json, thaw
+from toolshape._json import JsonObject, Unchecked, thaw
 from toolshape._plan_format import PLAN_FORMAT, check_plan_data
 from toolshape._types import (
     BodyShape,
@@ -44,7 +44,7 @@ class ParameterRoute:
     """Set for a parameter described by `content`: its value is sent as JSON text."""
     required: bool = False
 
-    def to_dict(self) -> dict[str, Json]:
+    def to_dict(self) -> JsonObject:
         """The route as plain data."""
         return {
             "argument": self.argument,
@@ -58,7 +58,7 @@ class ParameterRoute:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Json]) -> ParameterRoute:
+    def from_dict(cls, data: Mapping[str, Unchecked]) -> ParameterRoute:
         """Load a route written by `to_dict`."""
         return cls(
             argument=data["argument"],
@@ -75,7 +75,7 @@ class ParameterRoute:
 class CallEngine(Protocol):
     """What serves a plan's calls (`toolshape._engine.Engine`), as the model sees it."""
 
-    def call(self, arguments: Json, headers: Inbound) -> Request:
+    def call(self, arguments: Unchecked, headers: Inbound) -> Request:
         """The request for `arguments` (S12, S13), or an `ArgumentError`."""
         ...
 
@@ -109,8 +109,8 @@ class Plan:
     undeclared: Literal["reject", "body"]
     """S7: what a flat call's undeclared argument does."""
     validation: Literal["whole", "per-channel"]
-    _input: Mapping[str, Json] = field(repr=False)
-    _nested: Mapping[str, Json] = field(repr=False)
+    _input: Mapping[str, Unchecked] = field(repr=False)
+    _nested: Mapping[str, Unchecked] = field(repr=False)
     _check: Schema | None = field(default=None, repr=False)
     _text: str | None = field(default=None, init=False, repr=False, compare=False)
     _engine: CallEngine | None = field(default=None, init=False, repr=False, compare=False)
@@ -118,7 +118,7 @@ class Plan:
     #: How a plan's call engine is built; the package wires `toolshape._engine.compile_engine`.
     compile_engine: ClassVar[Callable[[Plan], CallEngine] | None] = None
 
-    def call(self, arguments: Json, *, headers: Inbound = None) -> Request:
+    def call(self, arguments: Unchecked, *, headers: Inbound = None) -> Request:
         """The HTTP request a tool call's `arguments` describe (S12, S13).
 
         `headers` are the inbound headers the MCP client sent (a mapping or `(name, value)`
@@ -142,14 +142,14 @@ class Plan:
         return engine
 
     @property
-    def input_schema(self) -> dict[str, Json]:
+    def input_schema(self) -> JsonObject:
         """The advertised MCP `inputSchema` (a fresh copy on every access)."""
-        return thaw(self._input)  # type: ignore[no-any-return]
+        return dict(thaw(self._input))
 
     @property
-    def nested_schema(self) -> dict[str, Json]:
+    def nested_schema(self) -> JsonObject:
         """The nested schema (S3), which a flat tool also reads (S13.1); a fresh copy."""
-        return thaw(self._nested)  # type: ignore[no-any-return]
+        return dict(thaw(self._nested))
 
     @property
     def body_check(self) -> Schema | None:
@@ -157,7 +157,7 @@ class Plan:
         or None; a fresh copy."""
         return thaw(self._check)
 
-    def to_dict(self) -> dict[str, Json]:
+    def to_dict(self) -> JsonObject:
         """The plan as plain JSON-compatible data (S15.1), loadable with `Plan.from_dict`."""
         return {
             "format": PLAN_FORMAT,
@@ -174,14 +174,14 @@ class Plan:
             "undeclared": self.undeclared,
             "validation": self.validation,
             "parameters": [p.to_dict() for p in self.parameters],
-            "inputSchema": thaw(self._input),
-            "nestedSchema": thaw(self._nested),
+            "inputSchema": dict(thaw(self._input)),
+            "nestedSchema": dict(thaw(self._nested)),
             "bodyCheck": thaw(self._check),
             "diagnostics": [d.to_dict() for d in self.diagnostics],
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Json]) -> Plan:
+    def from_dict(cls, data: Mapping[str, Unchecked]) -> Plan:
         """Load a plan written by `to_dict` (S15.1); it routes exactly like the original.
 
         The data is checked first as untrusted input: against the `toolshape.plan/1` JSON

@@ -20,7 +20,7 @@ from toolshape._dialects import DIALECTS, DRAFT2020_12, OPENAPI30
 from toolshape._document import DocumentReader, RawOperation
 from toolshape._errors import PlanError, PlanErrorKind
 from toolshape._hoist import hoist_body
-from toolshape._json import Json
+from toolshape._json import Unchecked
 from toolshape._model import ParameterRoute, Plan
 from toolshape._names import derive_name, tool_name
 from toolshape._options import Options
@@ -250,7 +250,7 @@ def _pattern_notes(op: Operation, place: Place) -> list[Diagnostic]:
     return notes
 
 
-def _invalid_defaults(nested: Mapping[str, Json], place: Place) -> list[Diagnostic]:
+def _invalid_defaults(nested: Mapping[str, Unchecked], place: Place) -> list[Diagnostic]:
     """S13.5 (legacy): a `default` its own schema rejects is never inserted; say so."""
     notes = []
     root = {k: nested[k] for k in ("$schema", "$defs") if k in nested}
@@ -292,7 +292,7 @@ def _with_defs(schema: Schema, defs: Mapping[str, Schema], declare: str | None) 
     """The original body schema, made self-contained for the S6.3 second check."""
     if not isinstance(schema, Mapping):
         return schema
-    out: dict[str, Json] = {"$schema": declare} if declare else {}
+    out: dict[str, Unchecked] = {"$schema": declare} if declare else {}
     out.update(schema)
     if defs:
         out["$defs"] = {**(schema.get("$defs") or {}), **defs}
@@ -350,7 +350,7 @@ def plan_tool(
 
     def finish(
         style: Style,
-        advertised: dict[str, Json],
+        advertised: dict[str, Unchecked],
         shape: BodyShape,
         body_properties: tuple[str, ...] = (),
         undeclared: Literal["reject", "body"] = "reject",

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from toolshape._types import Json, Reading, Style
+from toolshape._json import Unchecked
+from toolshape._types import Reading, Style
 
 NESTED_ONLY: tuple[Reading, ...] = ("nested",)
 NESTED_FIRST: tuple[Reading, ...] = ("nested", "flat")
@@ -13,7 +14,7 @@ FLAT_ONLY: tuple[Reading, ...] = ("flat",)
 
 
 def pick_reading(
-    arguments: Json,
+    arguments: Unchecked,
     *,
     style: Style,
     channels: Collection[str],

@@ -10,13 +10,13 @@ from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import parse_qsl, quote
 
 from toolshape._errors import ArgumentError, ArgumentIssue
+from toolshape._json import Unchecked
 from toolshape._types import (
     CHANNEL_ARGUMENT,
     NO_BODY,
     BodyShape,
     Channel,
     Inbound,
-    Json,
     Reading,
     Request,
 )
@@ -121,7 +121,7 @@ class Router:
         )
 
 
-def _text(value: Json) -> str:
+def _text(value: Unchecked) -> str:
     """A scalar as text: JSON spelling for booleans, numbers and null; strings as they are."""
     kind = value.__class__
     if kind is str:
@@ -133,7 +133,7 @@ def _text(value: Json) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
-def _pairs(value: Mapping[str, Json]) -> list[tuple[str, str]]:
+def _pairs(value: Mapping[str, Unchecked]) -> list[tuple[str, str]]:
     return [(str(k), _text(v)) for k, v in value.items()]
 
 
@@ -152,7 +152,7 @@ def _encode_query(text: str, safe: str, reserved: bool) -> str:
     )
 
 
-def _path_value(route: ParameterRoute, value: Json) -> str:
+def _path_value(route: ParameterRoute, value: Unchecked) -> str:
     """One path variable per `style` / `explode`, percent-encoded so it can't add segments."""
     if route.content_type is not None:
         return _encode(json.dumps(value, ensure_ascii=False, allow_nan=False))
@@ -186,7 +186,7 @@ def _path_value(route: ParameterRoute, value: Json) -> str:
     return text
 
 
-def _query(route: ParameterRoute, value: Json, router: Router) -> list[tuple[str, str, str]]:
+def _query(route: ParameterRoute, value: Unchecked, router: Router) -> list[tuple[str, str, str]]:
     """One query parameter per `style` / `explode` (S12.1): `(name, value, wire text)` triples,
     the first two as the server decodes them, the third exactly as sent."""
     name = route.name
@@ -241,11 +241,11 @@ def _query(route: ParameterRoute, value: Json, router: Router) -> list[tuple[str
     return [(name, text, f"{wire_name}={_encode_query(text, scalar_safe, reserved)}")]
 
 
-def _deep_object(prefix: str, value: Mapping[str, Json]) -> list[tuple[str, str]]:
+def _deep_object(prefix: str, value: Mapping[str, Unchecked]) -> list[tuple[str, str]]:
     """S12.1: `q[a][b]=1`, arrays indexed (`q[ids][0]=1`); a key holding `[` or `]` would
     forge structure, so it is refused."""
     out: list[tuple[str, str]] = []
-    stack: list[tuple[str, Json]] = [(prefix, value)]
+    stack: list[tuple[str, Unchecked]] = [(prefix, value)]
     while stack:
         name, item = stack.pop()
         if isinstance(item, dict):
@@ -264,7 +264,7 @@ def _deep_object(prefix: str, value: Mapping[str, Json]) -> list[tuple[str, str]
     return out
 
 
-def _header_value(route: ParameterRoute, value: Json) -> str:
+def _header_value(route: ParameterRoute, value: Unchecked) -> str:
     """A header per `simple` style (S12.1); inside an array or object, `%` and the delimiters
     are percent-encoded so the server splits exactly the items sent."""
     if route.content_type is not None:
@@ -291,7 +291,7 @@ def _item(text: str) -> str:
     return text.replace("%", "%25").replace(",", "%2C").replace("=", "%3D")
 
 
-def _cookie_pairs(route: ParameterRoute, value: Json) -> list[tuple[str, str]]:
+def _cookie_pairs(route: ParameterRoute, value: Unchecked) -> list[tuple[str, str]]:
     """Cookie parameters per `form` style, percent-encoded; the delimiters of a non-exploded
     array or object are left raw, the items' own encoded (S12.1)."""
     name = _encode(route.name)
@@ -356,7 +356,7 @@ class _Builder:
         self.cookies: list[tuple[str, str]] = []
         self.body: Any = NO_BODY
 
-    def parameter(self, route: ParameterRoute, value: Json, where: str) -> None:
+    def parameter(self, route: ParameterRoute, value: Unchecked, where: str) -> None:
         channel = route.channel
         try:
             if channel == "path":
@@ -403,7 +403,7 @@ class _Builder:
 
 
 def route_args(
-    router: Router, arguments: Json, reading: Reading = "flat", *, headers: Inbound = None
+    router: Router, arguments: Unchecked, reading: Reading = "flat", *, headers: Inbound = None
 ) -> Request:
     """The request `arguments` (already validated for `reading`) describe (S12).
 
@@ -439,8 +439,8 @@ def route_args(
     return _finish(router, out, headers)
 
 
-def _route_flat(router: Router, arguments: dict[str, Json], out: _Builder) -> None:
-    body: dict[str, Json] | None = None
+def _route_flat(router: Router, arguments: dict[str, Unchecked], out: _Builder) -> None:
+    body: dict[str, Unchecked] | None = None
     for key, value in arguments.items():
         route = router.by_argument.get(key)
         if route is not None:
@@ -460,7 +460,7 @@ def _route_flat(router: Router, arguments: dict[str, Json], out: _Builder) -> No
         out.body = body if body is not None else ({} if router.body_required else NO_BODY)
 
 
-def _route_nested(router: Router, arguments: dict[str, Json], out: _Builder) -> None:
+def _route_nested(router: Router, arguments: dict[str, Unchecked], out: _Builder) -> None:
     for key, value in arguments.items():
         channel = _CHANNEL_OF_ARGUMENT.get(key)
         if channel == "body" and router.body != "none":

@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Literal
 
+from toolshape._json import Unchecked
 from toolshape._pointers import reachable
 from toolshape._types import (
     CHANNEL_ARGUMENT,
     NESTED_ORDER,
     Channel,
-    Json,
     Parameter,
     Schema,
 )
@@ -54,9 +54,9 @@ def object_schema(
     dependent_required: Mapping[str, Sequence[str]] | None = None,
     declare: str | None = None,
     defs: Mapping[str, Schema] | None = None,
-) -> dict[str, Json]:
+) -> dict[str, Unchecked]:
     """An object schema in the key order of the worked example (S3, S4)."""
-    out: dict[str, Json] = {}
+    out: dict[str, Unchecked] = {}
     if declare is not None:
         out["$schema"] = declare  # S4.7: the body's dialect, when it is not 2020-12
     out["type"] = "object"
@@ -73,7 +73,7 @@ def object_schema(
 
 def channel_schema(
     params: Sequence[Parameter], header_names: Literal["lower", "declared"]
-) -> dict[str, Json]:
+) -> dict[str, Unchecked]:
     """S3.1: one parameter channel as a closed object."""
     return object_schema(
         {argument_name(p, header_names): argument_schema(p) for p in params},
@@ -89,7 +89,7 @@ def nested_schema(
     header_names: Literal["lower", "declared"],
     declare: str | None,
     defs: Mapping[str, Schema],
-) -> dict[str, Json]:
+) -> dict[str, Unchecked]:
     """S3: one required object argument per declared channel, in S3.1 order, root closed."""
     properties: dict[str, Schema] = {}
     for channel in NESTED_ORDER:

@@ -6,9 +6,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
 
-from toolshape._json import Json, thaw
+from toolshape._json import Json, JsonObject, Unchecked, thaw
 
-__all__ = ["Json", "thaw"]  # re-exported: every step imports the JSON type from here
+__all__ = [
+    "Json",
+    "JsonObject",
+    "Unchecked",
+    "thaw",
+]  # re-exported: every step imports the JSON type from here
 
 Schema: TypeAlias = Any
 """A JSON Schema: a mapping, or (JSON Schema 2020-12 / OpenAPI 3.1) `True` / `False`."""
@@ -148,7 +153,7 @@ class Diagnostic:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Json]) -> Diagnostic:
+    def from_dict(cls, data: Mapping[str, Unchecked]) -> Diagnostic:
         """Load a diagnostic written by `to_dict`."""
         return cls(
             level=data["level"],
@@ -200,15 +205,15 @@ class Request:
     """Query pairs in order, not encoded."""
     headers: tuple[tuple[str, str], ...]
     """Header pairs, names lower case: the inbound headers not replaced, then the arguments'."""
-    body: Json
-    """The JSON body value, or `NO_BODY`."""
+    body: Unchecked
+    """The JSON body value (the call's own values, validated), or `NO_BODY`."""
     content_type: str | None
     url: str
     """`path` plus the encoded query."""
 
-    def to_dict(self) -> dict[str, Json]:
+    def to_dict(self) -> JsonObject:
         """The request as plain data (`body` is left out when there is none)."""
-        out: dict[str, Json] = {
+        out: JsonObject = {
             "method": self.method,
             "url": self.url,
             "headers": [list(h) for h in self.headers],

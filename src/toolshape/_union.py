@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 from toolshape._allof import merge_allof, resolve_local
 from toolshape._dialects import DRAFT2020_12
-from toolshape._json import equal
+from toolshape._json import Unchecked, equal
 from toolshape._keywords import is_annotation
-from toolshape._types import Json, Schema, Wrapped
+from toolshape._types import Schema, Wrapped
 
 #: S11: what a variant may hold besides annotations.
 VARIANT_KEYWORDS = frozenset({"type", "properties", "required", "additionalProperties"})
@@ -35,7 +35,7 @@ _TYPE_ORDER = ("object", "array", "string", "number", "integer", "boolean", "nul
 class MergedUnion:
     """A union body merged into one object (S11), and what the merge widened."""
 
-    schema: dict[str, Json]
+    schema: dict[str, Unchecked]
     widened: tuple[str, ...]
     """Properties whose advertised schema is wider than some variant's, or that are no longer
     required because not every variant requires them."""
@@ -63,7 +63,7 @@ def _without_default(schema: Schema) -> Schema:
     return schema
 
 
-def _json_type(value: Json) -> str:
+def _json_type(value: Unchecked) -> str:
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -138,7 +138,7 @@ def _variant(
     raw: Schema,
     index: int,
     keyword: str,
-    root: Mapping[str, Json],
+    root: Mapping[str, Unchecked],
     defs: Mapping[str, Schema],
     dialect: str,
 ) -> _Variant | Wrapped:
@@ -197,7 +197,7 @@ def _variant(
 
 
 def merge_union(
-    schema: Mapping[str, Json],
+    schema: Mapping[str, Unchecked],
     defs: Mapping[str, Schema] | None = None,
     *,
     dialect: str = DRAFT2020_12,
@@ -266,7 +266,11 @@ def merge_union(
     widened.extend(
         n for v in variants for n in v.required if n not in required and n not in widened
     )
-    merged: dict[str, Json] = {"type": "object", "properties": properties, "required": required}
+    merged: dict[str, Unchecked] = {
+        "type": "object",
+        "properties": properties,
+        "required": required,
+    }
     policies = [v.additional for v in variants]
     if all(p is False for p in policies):
         merged["additionalProperties"] = False

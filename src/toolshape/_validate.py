@@ -23,8 +23,8 @@ from referencing.exceptions import NoSuchResource, Unresolvable
 from toolshape._dialects import DRAFT6, DRAFT7, DRAFT2019_09, DRAFT2020_12, dialect_of
 from toolshape._errors import ArgumentIssue
 from toolshape._fastcheck import compile_check, is_multiple, unique
-from toolshape._json import equal
-from toolshape._types import Json, Schema
+from toolshape._json import Unchecked, equal
+from toolshape._types import Schema
 
 #: A validator's message longer than this is cut (it may quote a huge argument back).
 MAX_MESSAGE = 500
@@ -136,7 +136,7 @@ def _issue(error: ValidationError, prefix: str) -> ArgumentIssue:
     return ArgumentIssue(_path(prefix, error.absolute_path), str(error.validator), message)
 
 
-def check(validator: Any, instance: Json, prefix: str = "") -> list[ArgumentIssue]:
+def check(validator: Any, instance: Unchecked, prefix: str = "") -> list[ArgumentIssue]:
     """Every problem `validator` finds in `instance`, paths prefixed with `prefix` (S13.4).
 
     Never raises (S14.4): a schema that can't be evaluated (a pattern Python can't compile, a
@@ -176,7 +176,7 @@ class Judge:
         self.validator = compile_schema(schema)
         self.fast = compile_check(schema)
 
-    def problems(self, instance: Json, prefix: str = "") -> list[ArgumentIssue]:
+    def problems(self, instance: Unchecked, prefix: str = "") -> list[ArgumentIssue]:
         """Every problem with `instance` (S13.4); `[]` when it is valid."""
         fast = self.fast
         if fast is not None:

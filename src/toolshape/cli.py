@@ -16,7 +16,7 @@ from toolshape._errors import ArgumentError, DocumentError, PlanError
 from toolshape._mcp import error_result
 from toolshape._model import PlanResult
 from toolshape._options import PROFILES, Options
-from toolshape._types import Json
+from toolshape._types import Json, Unchecked
 
 EXAMPLE = "example.openapi.json"
 """The bundled example document `toolshape plan` reads when no SPEC is given."""
@@ -26,7 +26,7 @@ class _Usage(Exception):
     """A file that can't be read or is not JSON (exit 2)."""
 
 
-def load_document(path: str | None) -> tuple[Json, str]:
+def load_document(path: str | None) -> tuple[Unchecked, str]:
     """The parsed document and its default source name; the bundled example when `path` is None.
 
     Raises:
