@@ -1,8 +1,10 @@
 """An MCP gateway built on toolshape and the official `mcp` SDK (install `toolshape[mcp]`).
 
-It plans an OpenAPI document once, lists every tool with its advertised `inputSchema`, and for
-each call runs `Plan.call`, sends the `Request` upstream with httpx and returns the upstream
-response as the tool result. Argument errors become the S13.6 answer for the client's protocol
+It plans an OpenAPI document once, lists every tool as the MCP `Tool` its plan describes
+(`Plan.to_mcp_tool()`: title, description, input and output schemas, annotations), and for each
+call runs `Plan.call`, sends the `Request` upstream with httpx and answers with
+`Plan.result(...)`: the upstream response as MCP content, with `structuredContent` where the
+tool's output schema holds. Argument errors become the S13.6 answer for the client's protocol
 version, and the upstream is never called for them.
 
 Run (MCP over stdio):
@@ -30,13 +32,6 @@ import toolshape
 from toolshape import NO_BODY, ArgumentError, Plan, error_result
 
 
-def tool_description(plan: Plan) -> str:
-    """A short description: the operation and where its body goes."""
-    return (
-        f"{plan.method} {plan.path} (operation {plan.operation_id or plan.name}; body: {plan.body})"
-    )
-
-
 def build_server(
     plans: Sequence[Plan],
     *,
@@ -51,12 +46,9 @@ def build_server(
     inbound headers of `Plan.call`, so a header argument replaces one of the same name (S12.2).
     """
     by_name = {plan.name: plan for plan in plans}
-    tools = [
-        types.Tool(
-            name=plan.name, description=tool_description(plan), input_schema=plan.input_schema
-        )
-        for plan in plans
-    ]
+    # S16.5: every tool as the MCP Tool object the plan describes (title, description,
+    # input and output schemas, annotations).
+    tools = [types.Tool.model_validate(plan.to_mcp_tool()) for plan in plans]
     gateway_headers = dict(headers or {})
 
     async def on_list_tools(
@@ -89,10 +81,9 @@ def build_server(
             headers=list(request.headers),
             content=content,
         )
-        return types.CallToolResult(
-            content=[types.TextContent(type="text", text=response.text)],
-            is_error=response.status_code >= 400,
-        )
+        # S16.4: the answer by media type, with structuredContent where the output schema holds.
+        answer = plan.result(response.status_code, list(response.headers.items()), response.content)
+        return types.CallToolResult.model_validate(answer)
 
     return Server(name, on_list_tools=on_list_tools, on_call_tool=on_call_tool)
 

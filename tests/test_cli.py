@@ -26,12 +26,12 @@ def test_plan_bundled_example_table() -> None:
     code, out, _ = run("plan", "--style", "flat")
     assert code == 0
     lines = out.splitlines()
-    assert lines[0].split() == ["tool", "style", "args", "body"]
+    assert lines[0].split() == ["tool", "style", "args", "body", "title"]
     rows = {line.split()[0]: line.split()[1:] for line in lines[1:6]}
-    assert rows["searchProducts"] == ["flat", "5", "hoisted"]
-    assert rows["createOrder"] == ["flat", "4", "hoisted"]
-    assert rows["replaceTags"] == ["nested", "2", "wrapped"]
-    assert rows["getStore"] == ["flat", "2", "none"]
+    assert rows["searchProducts"] == ["flat", "5", "hoisted", "Search", "a", "store's", "products"]
+    assert rows["createOrder"] == ["flat", "4", "hoisted", "Place", "an", "order"]
+    assert rows["replaceTags"] == ["nested", "2", "wrapped", "Replace", "a", "store's", "tags"]
+    assert rows["getStore"] == ["flat", "2", "none", "Get", "a", "store"]
     assert "5 tools, 0 errors" in out
 
 
@@ -51,18 +51,21 @@ def test_plan_json_shape(tmp_path: Path) -> None:
     )
     assert code == 1
     data = json.loads(out)
-    assert list(data) == ["tools", "errors", "diagnostics"]
-    (tool,) = data["tools"]
-    assert list(tool) == [
+    assert list(data) == ["tools", "routes", "errors", "diagnostics"]
+    (tool,) = data["tools"]  # S16.5: the MCP Tool object, key order as SPEC
+    assert list(tool) == ["name", "description", "inputSchema", "annotations"]
+    assert tool["description"] == "POST /stores/{storeId}/search"  # S16.1: no summary
+    (route,) = data["routes"]
+    assert list(route) == [
         "name",
         "operation",
         "method",
         "path",
         "contentType",
         "style",
-        "inputSchema",
+        "body",
     ]
-    assert (tool["name"], tool["method"], tool["contentType"], tool["style"]) == (
+    assert (route["name"], route["method"], route["contentType"], route["style"]) == (
         "searchProducts",
         "POST",
         "application/json",

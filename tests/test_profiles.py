@@ -220,8 +220,8 @@ def test_cli_switches_override_the_profile(tmp_path: Any) -> None:
         )
         == 0
     )
-    (tool,) = json.loads(out.getvalue())["tools"]
-    assert tool["style"] == "nested"
+    (route,) = json.loads(out.getvalue())["routes"]
+    assert route["style"] == "nested"
     out = io.StringIO()
     assert (
         main(

@@ -48,6 +48,9 @@ class PlanSettings(TypedDict, total=False):
     env: Mapping[str, str] | None
     """What resolves `$env(...)` when `options.env_in_style == "resolve"` (S2.4); the library
     never reads the process environment."""
+    annotations: Mapping[str, Mapping[str, object]] | None
+    """MCP `ToolAnnotations` hints that override the method's (S16.2), by operationId (or
+    derived name)."""
 
 
 _KEYWORDS = frozenset(PlanSettings.__annotations__)
@@ -81,7 +84,9 @@ def settings(
         env=env,
     )
     tools = ToolSettings(
-        styles=dict(given.get("styles") or {}), names=dict(given.get("names") or {})
+        styles=dict(given.get("styles") or {}),
+        names=dict(given.get("names") or {}),
+        annotations=dict(given.get("annotations") or {}),
     )
     return server, tools, notes
 

@@ -14,6 +14,7 @@ builds from anchors) that expand past `EXPANSION` times their written size.
 from __future__ import annotations
 
 import re
+from collections import deque
 from collections.abc import Iterable, Mapping
 from typing import NoReturn
 from urllib.parse import unquote
@@ -22,12 +23,11 @@ from referencing import Registry, Resource
 from referencing.exceptions import PointerToNowhere, Unresolvable
 
 from toolshape._convert import convert_30, repair_31
-from toolshape._dialects import dialect_of
+from toolshape._dialects import DRAFT2020_12, dialect_of
 from toolshape._errors import PlanErrorKind
 from toolshape._json import Unchecked
 from toolshape._limits import EXPANSION, EXPANSION_FLOOR, MAX_DATA_DEPTH, MAX_DEPTH
-from toolshape._metaschema import DEFAULT_RULES as _DEFAULT_RULES
-from toolshape._metaschema import RULES, UNPLANNED_DIALECTS, WANTS
+from toolshape._metaschema import RULES, UNPLANNED_DIALECTS, WANTS, Rule
 from toolshape._pointers import (
     DATA,
     SCHEMA_LIST,
@@ -102,6 +102,12 @@ _KIND: dict[str, str] = {
     ),
 }
 _SCALARS = frozenset({str, int, float, bool, type(None)})
+_UNKNOWN: tuple[str | None, Rule | None] = (None, None)
+#: Per dialect, each keyword's kind and meta-schema rule, in one lookup.
+_TABLES: dict[str, dict[str, tuple[str | None, Rule | None]]] = {
+    dialect: {key: (_KIND.get(key), rules.get(key)) for key in {*_KIND, *rules}}
+    for dialect, rules in RULES.items()
+}
 
 
 class Problem(Exception):
@@ -180,11 +186,16 @@ class Bundler:
         self._taken: set[str] = set()
         self._defs: dict[str, tuple[Schema, tuple[str, ...]]] = {}
         self._def_pointer: dict[str, str] = {}
+        self._alias_checked: set[str] = set()
+        self._reaches: dict[str, tuple[str, ...]] = {}
+        self._bundles: dict[tuple[str, ...], dict[str, Schema]] = {}
         self._shared = False
         self.foreign_seen = False
         """A pattern Python can't compile was met (only then is it searched per operation)."""
         self.slow_seen = False
         """A pattern with nested quantifiers was met (S13.3)."""
+        self.flags_seen = False
+        """A `readOnly: true` or `writeOnly: true` was met (S16.6)."""
         self._patterns: dict[str, str] = {}
         components = document.get("components")
         schemas = components.get("schemas") if isinstance(components, Mapping) else None
@@ -316,20 +327,42 @@ class Bundler:
             node = node.get(unescape(raw))
         return dialect
 
-    def bundle(self, refs: list[str]) -> dict[str, Schema]:
-        """Every schema `refs` reach, transitively, by `$defs` name in first-reached order."""
-        out: dict[str, Schema] = {}
-        queue = list(dict.fromkeys(refs))
-        while queue:
-            name = queue.pop(0)
-            if name in out:
-                continue
-            schema, more = self.definition(name)
-            out[name] = schema
-            queue.extend(n for n in more if n not in out)
-        for name in out:
-            self._check_alias_cycle(name, out)
+    def bundle(self, refs: list[str]) -> Mapping[str, Schema]:
+        """Every schema `refs` reach, transitively, by `$defs` name: each reference's reach in
+        first-reached order, one after the other (each reach computed once per document)."""
+        key = tuple(dict.fromkeys(refs))
+        out = self._bundles.get(key)
+        if out is None:  # many operations reach the same components: bundled once, shared
+            out = {}
+            for name in key:
+                if name in out:
+                    continue
+                for reached in self._reach(name):
+                    if reached not in out:
+                        out[reached] = self.definition(reached)[0]
+            self._bundles[key] = out
         return out
+
+    def _reach(self, name: str) -> tuple[str, ...]:
+        """`name` and every definition it reaches, breadth first; a reference cycle through
+        nothing but `$ref`s is refused here, once per definition (S1.2)."""
+        found = self._reaches.get(name)
+        if found is None:
+            seen: dict[str, None] = {}
+            queue = deque([name])
+            while queue:
+                current = queue.popleft()
+                if current in seen:
+                    continue
+                seen[current] = None
+                queue.extend(n for n in self.definition(current)[1] if n not in seen)
+            found = self._reaches[name] = tuple(seen)
+            defs = {n: self.definition(n)[0] for n in found}
+            for reached in found:
+                if reached not in self._alias_checked:
+                    self._check_alias_cycle(reached, defs)
+                    self._alias_checked.add(reached)
+        return found
 
     def _check_alias_cycle(self, name: str, defs: Mapping[str, Schema]) -> None:
         chain = follow({"$ref": def_ref(name)}, defs)
@@ -416,12 +449,13 @@ class Bundler:
         declared = node.get("$schema")
         if declared is not None and isinstance(declared, str):
             dialect = self._dialect(declared, pointer, dialect)
-        rules = RULES.get(dialect, _DEFAULT_RULES)
+        table = _TABLES.get(dialect) or _TABLES[DRAFT2020_12]
         start = len(refs)
         out: dict[str, Unchecked] = {}
         deeper = depth + 1
+        scalars = _SCALARS
         for key, value in node.items():
-            rule = rules.get(key)
+            kind, rule = table.get(key, _UNKNOWN)
             if rule is not None and not rule(value) and not self._converted(key, value):
                 fail(
                     "schema",
@@ -429,9 +463,10 @@ class Bundler:
                     f"meta-schema says it must be {WANTS[rule]}. Fix the schema",
                     "S1.4",
                 )
-            kind = _KIND.get(key)
-            if kind is None:
-                if value.__class__ in _SCALARS:
+            if kind is _AS_IS:
+                out[key] = value
+            elif kind is None:
+                if value.__class__ in scalars:
                     out[key] = value
                 else:  # an annotation (`x-anyOf`, `xml`, ...): its `$ref`s point into `$defs`
                     out[key] = self._annotation(value, (pointer, key), refs, 0)
@@ -481,6 +516,8 @@ class Bundler:
             else:
                 out[key] = value
         converted = convert_30(out) if self.is_30 else repair_31(out)
+        if out.get("readOnly") is True or out.get("writeOnly") is True:
+            self.flags_seen = True  # S16.6: only then are request and response views made
         if "$id" in out and len(refs) > start:
             fail(
                 "reference",

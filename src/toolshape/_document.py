@@ -22,6 +22,7 @@ from toolshape._http import (
     DEFAULT_STYLE,
     HTTP_TOKEN,
     IGNORED_HEADERS,
+    JSON_MEDIA,
     MEDIA_TYPE,
     METHODS,
     STYLES,
@@ -33,9 +34,11 @@ from toolshape._types import (
     Body,
     Channel,
     Operation,
+    Output,
     Parameter,
     Schema,
 )
+from toolshape._views import View
 
 _VARIABLE = re.compile(r"\{([^{}]*)\}")
 
@@ -93,6 +96,8 @@ class DocumentReader:
         known = dialect_of(dialect) if isinstance(dialect, str) else None
         self.default_dialect = OPENAPI30 if self.is_30 else (known.uri if known else DRAFT2020_12)
         self.bundler = Bundler(document, is_30=self.is_30, dialect=self.default_dialect)
+        self.request_view = View("readOnly")
+        self.response_view = View("writeOnly")
 
     def location(self, pointer: str) -> str:
         """`<source>#<pointer>` (S9.3)."""
@@ -172,6 +177,11 @@ class DocumentReader:
         bodies = self._bodies(raw, refs)
         operation_id = raw.node.get("operationId")
         defs = self.bundler.bundle(refs)
+        output, output_problem = self._output(raw)
+        read_only: tuple[str, ...] = ()
+        if self.bundler.flags_seen:
+            params, bodies, defs, read_only = self._request_view(params, bodies, defs)
+        summary, description = raw.node.get("summary"), raw.node.get("description")
         op = Operation(
             path=raw.path,
             method=raw.method,
@@ -181,8 +191,75 @@ class DocumentReader:
             defs=defs,
             pointer=raw.pointer,
             extensions={k: v for k, v in raw.node.items() if isinstance(k, str) and k[:2] == "x-"},
+            summary=summary.strip() or None if isinstance(summary, str) else None,
+            description=description.strip() or None if isinstance(description, str) else None,
+            deprecated=raw.node.get("deprecated") is True,
+            output=output,
+            output_problem=output_problem,
+            read_only=read_only,
         )
         return self._patterns(op)
+
+    def _request_view(
+        self, params: tuple[Parameter, ...], bodies: tuple[Body, ...], defs: Mapping[str, Schema]
+    ) -> tuple[tuple[Parameter, ...], tuple[Body, ...], dict[str, Schema], tuple[str, ...]]:
+        """S16.6: parameters, bodies and `$defs` without their `readOnly` properties."""
+        view, names = self.request_view, {}
+        new_params = []
+        for param in params:
+            schema, dropped = view.of(param.schema, defs)
+            names.update(dict.fromkeys(dropped))
+            new_params.append(dataclasses.replace(param, schema=schema))
+        new_bodies = []
+        for body in bodies:
+            schema, dropped = view.of(body.schema, defs)
+            names.update(dict.fromkeys(dropped))
+            new_bodies.append(dataclasses.replace(body, schema=schema))
+        new_defs = {}
+        for name, schema in defs.items():
+            new_defs[name], dropped = view.of(schema, defs)
+            names.update(dict.fromkeys(dropped))
+        return tuple(new_params), tuple(new_bodies), new_defs, tuple(names)
+
+    def _output(self, raw: RawOperation) -> tuple[Output | None, str | None]:
+        """S16.3: the first JSON success response's schema, read and bundled like an input
+        schema, in its response view (S16.6); or why it could not be read."""
+        responses = raw.node.get("responses")
+        if not isinstance(responses, Mapping):
+            return None, None
+        codes = sorted(str(k) for k in responses if re.fullmatch(r"2\d\d", str(k)))
+        codes += [str(k) for k in responses if str(k).upper() == "2XX"]
+        for code in codes:
+            key = code if code in responses else next(k for k in responses if str(k) == code)
+            pointer = f"{raw.pointer}/responses/{escape(code)}"
+            try:
+                response = self.bundler.follow(responses[key], pointer)
+                content = response.get("content") if isinstance(response, Mapping) else None
+                if not isinstance(content, Mapping):
+                    continue
+                for media_type, media in content.items():
+                    if not (
+                        isinstance(media_type, str)
+                        and JSON_MEDIA.match(media_type)
+                        and isinstance(media, Mapping)
+                        and "schema" in media
+                    ):
+                        continue
+                    where = f"{pointer}/content/{escape(media_type)}/schema"
+                    refs: list[str] = []
+                    schema = self.bundler.root_schema(media["schema"], where, refs)
+                    defs = self.bundler.bundle(refs)
+                    if self.bundler.flags_seen:
+                        view = self.response_view
+                        schema = view.of(schema, defs)[0]
+                        defs = {name: view.of(s, defs)[0] for name, s in defs.items()}
+                    return (
+                        Output(schema, defs, self._declared_dialect(schema), code, media_type),
+                        None,
+                    )
+            except Problem as problem:
+                return None, problem.reason
+        return None, None
 
     def _check_template(self, path: str, params: tuple[Parameter, ...]) -> None:
         """S12.1, S14.2: every path parameter fills a `{variable}` and every variable is filled."""

@@ -12,8 +12,9 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from toolshape._errors import ArgumentError, ArgumentIssue
-from toolshape._json import Unchecked, thaw
+from toolshape._json import JsonObject, Unchecked, thaw
 from toolshape._reading import pick_reading
+from toolshape._result import tool_result
 from toolshape._route import Router, route_args
 from toolshape._types import CHANNEL_ARGUMENT, NO_BODY, Inbound, Reading, Request, Schema
 from toolshape._validate import Judge
@@ -35,7 +36,9 @@ class Engine:
         "_flat",
         "_judges",
         "_nested",
+        "_output",
         "flat_properties",
+        "output_wrapped",
         "router",
         "style",
         "validation",
@@ -49,6 +52,8 @@ class Engine:
         self._flat: Mapping[str, Unchecked] = plan._input
         self._nested: Mapping[str, Unchecked] = plan._nested
         self._check: Schema | None = plan._check
+        self._output: Schema | None = plan._output
+        self.output_wrapped = plan.output_wrapped
         self._judges: dict[str, Judge] = {}
         self._defaults: dict[str, dict[str, Unchecked]] = {}
 
@@ -64,6 +69,8 @@ class Engine:
                 schema = self._nested
             elif which == "check":
                 schema = self._check
+            elif which == "output":
+                schema = self._output
             else:
                 schema = self._rooted(self._nested["properties"][which.partition(":")[2]])
             judge = self._judges[which] = Judge(schema)
@@ -95,6 +102,15 @@ class Engine:
                     found[name] = prop["default"]
             self._defaults[channel] = found
         return found
+
+    # -- answers -----------------------------------------------------------------------------
+
+    def result(
+        self, status: Unchecked, headers: Unchecked, body: Unchecked, uri: str | None = None
+    ) -> JsonObject:
+        """S16.4: the MCP `CallToolResult` of the API's answer."""
+        judge = self.judge("output") if self._output is not None else None
+        return tool_result(status, headers, body, judge=judge, wrapped=self.output_wrapped, uri=uri)
 
     # -- calls -------------------------------------------------------------------------------
 

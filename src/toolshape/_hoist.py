@@ -242,10 +242,13 @@ def _strict_roots(
                     "required",
                 )
     anchor = schema.get("$dynamicAnchor")
+    recursive = schema.get("$recursiveAnchor") is True
+    if not isinstance(anchor, str) and not recursive:
+        return None
     inside = [*references(schema), *(r for d in defs.values() for r in references(d))]
     # A `$ref` can't name an anchor (S1.2), so `#node` is a `$dynamicRef`, `#` a `$recursiveRef`.
     targeted = isinstance(anchor, str) and any(r.endswith("#" + anchor) for r in inside)
-    if schema.get("$recursiveAnchor") is True:
+    if recursive:
         targeted = targeted or "#" in inside
     if targeted:
         keyword = "$dynamicAnchor" if isinstance(anchor, str) else "$recursiveAnchor"

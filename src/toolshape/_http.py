@@ -33,6 +33,9 @@ HTTP_TOKEN = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
 #: A media type or range (`application/json`, `*/*`, `text/plain; charset=utf-8`).
 MEDIA_TYPE = re.compile(r"^[A-Za-z0-9!#$&^_.+*-]+/[A-Za-z0-9!#$&^_.+*-]+\s*(;.*)?$", re.S)
 
+#: S16.3: a JSON media type (`application/json`, `*/*+json`, with or without parameters).
+JSON_MEDIA = re.compile(r"^(application/json|[^/\s;]+/[^/\s;]+\+json)\s*(;.*)?$", re.I | re.S)
+
 #: The methods a path item may hold, in the order OpenAPI lists them.
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 

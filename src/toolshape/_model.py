@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar, Literal, Protocol
 
 from toolshape._errors import PlanError, ToolshapeError
-from toolshape._json import JsonObject, Unchecked, thaw
+from toolshape._json import Json, JsonObject, Unchecked, thaw
 from toolshape._plan_format import PLAN_FORMAT, check_plan_data
 from toolshape._types import (
     BodyShape,
@@ -79,6 +79,12 @@ class CallEngine(Protocol):
         """The request for `arguments` (S12, S13), or an `ArgumentError`."""
         ...
 
+    def result(
+        self, status: Unchecked, headers: Unchecked, body: Unchecked, uri: str | None
+    ) -> JsonObject:
+        """The MCP `CallToolResult` of an HTTP answer (S16.4)."""
+        ...
+
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Plan:
@@ -112,6 +118,16 @@ class Plan:
     _input: Mapping[str, Unchecked] = field(repr=False)
     _nested: Mapping[str, Unchecked] = field(repr=False)
     _check: Schema | None = field(default=None, repr=False)
+    title: str | None = None
+    """S16.1: the operation's `summary`, when it has one."""
+    description: str = ""
+    """S16.1: what the model reads about the tool."""
+    annotations: Mapping[str, Json] = field(default_factory=dict)
+    """S16.2: the MCP `ToolAnnotations` (title and hints)."""
+    _output: Mapping[str, Unchecked] | None = field(default=None, repr=False)
+    output_wrapped: bool = False
+    """S16.3: the response schema was not an object, so the output schema wraps it under
+    `result` (and so does `result()`'s `structuredContent`)."""
     _text: str | None = field(default=None, init=False, repr=False, compare=False)
     _engine: CallEngine | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -128,6 +144,42 @@ class Plan:
             ArgumentError: the arguments are rejected; no request is made (S13.4, S14.2).
         """
         return self._compiled().call(arguments, headers)
+
+    def result(
+        self,
+        status: int,
+        headers: Unchecked,
+        body: bytes | bytearray | memoryview | str | None,
+        *,
+        uri: str | None = None,
+    ) -> JsonObject:
+        """The MCP `CallToolResult` of the API's answer to a call (S16.4), as plain data.
+
+        `headers` are the response headers (a mapping or `(name, value)` pairs), `body` the
+        response bytes; `uri` names an embedded binary resource (default `toolshape:response`).
+
+        Raises:
+            ToolshapeError: `status` is not an HTTP status, or `headers` / `body` malformed.
+        """
+        return self._compiled().result(status, headers, body, uri)
+
+    @property
+    def output_schema(self) -> JsonObject | None:
+        """S16.3: the MCP `outputSchema` (a fresh copy), or None."""
+        return None if self._output is None else dict(thaw(self._output))
+
+    def to_mcp_tool(self) -> JsonObject:
+        """S16.5: the MCP `2025-11-25` `Tool` object: `name`, `title` (when any),
+        `description`, `inputSchema`, `outputSchema` (when any), `annotations`."""
+        tool: JsonObject = {"name": self.name}
+        if self.title is not None:
+            tool["title"] = self.title
+        tool["description"] = self.description
+        tool["inputSchema"] = self.input_schema
+        if self._output is not None:
+            tool["outputSchema"] = self.output_schema
+        tool["annotations"] = dict(thaw(self.annotations))
+        return tool
 
     def _compiled(self) -> CallEngine:
         """The plan's compiled call engine, built on first use (two threads racing here build
@@ -177,6 +229,11 @@ class Plan:
             "inputSchema": dict(thaw(self._input)),
             "nestedSchema": dict(thaw(self._nested)),
             "bodyCheck": thaw(self._check),
+            "title": self.title,
+            "description": self.description,
+            "annotations": dict(thaw(self.annotations)),
+            "outputSchema": thaw(self._output),
+            "outputWrapped": self.output_wrapped,
             "diagnostics": [d.to_dict() for d in self.diagnostics],
         }
 
@@ -209,6 +266,11 @@ class Plan:
             _input=thaw(data["inputSchema"]),
             _nested=thaw(data["nestedSchema"]),
             _check=thaw(data["bodyCheck"]),
+            title=data["title"],
+            description=data["description"],
+            annotations=thaw(data["annotations"]),
+            _output=thaw(data["outputSchema"]),
+            output_wrapped=data["outputWrapped"],
         )
 
     def _canonical(self) -> str:

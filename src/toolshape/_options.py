@@ -43,6 +43,12 @@ class Options:
     flatten_unions: bool = False
     """S11 (opt-in, off in both profiles): a root `oneOf` / `anyOf` of object variants flattens
     into one object; the original union judges every call again."""
+    output_schemas: bool = True
+    """S16.3: a tool's output schema comes from its first JSON success response; `False` gives
+    no tool an output schema (answers are then text only)."""
+    description_limit: int | None = None
+    """S16.1: cut a tool's description at a word boundary to at most this many characters
+    (ending with `…`); `None` keeps it whole."""
 
     @classmethod
     def preset(cls, profile: Profile = "2026-11-06", **overrides: object) -> Options:

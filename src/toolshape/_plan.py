@@ -33,6 +33,8 @@ from toolshape._schemas import (
     order_body,
     reachable_defs,
 )
+from toolshape._tool import description as describe_tool
+from toolshape._tool import output_schema, title, tool_annotations
 from toolshape._types import (
     Body,
     BodyShape,
@@ -78,10 +80,12 @@ class ToolSettings:
     """S2.2: a tool's own `toolInputStyle`."""
     names: Mapping[str, str] = field(default_factory=dict)
     """S8.1: a tool's name."""
+    annotations: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    """S16.2: hints that override the method's, per tool."""
 
     def mappings(self) -> dict[str, Mapping[str, Any]]:
         """Every per-operation mapping by its keyword, for the unknown-key warning."""
-        return {"styles": self.styles, "names": self.names}
+        return {"styles": self.styles, "names": self.names, "annotations": self.annotations}
 
 
 def env_error(route: str) -> PlanError:
@@ -326,14 +330,38 @@ def plan_tool(
     style: Style,
     options: Options,
     default_dialect: str,
+    hints: Mapping[str, Any] | None = None,
 ) -> Plan | PlanError:
-    """One tool of one operation for one content type (S3-S9): a `Plan`, or the `PlanError`
-    that refuses it."""
+    """One tool of one operation for one content type (S3-S9, S16): a `Plan`, or the
+    `PlanError` that refuses it. `hints` are the caller's annotations for it (S16.2)."""
     dialect = tool_dialect(op, body, default_dialect)
     if isinstance(dialect, Wrapped):
         return place.error("schema", dialect.reason, rule=dialect.rule)
     declare = DIALECTS[dialect].declare
     notes = _pattern_notes(op, place)
+    tool_hints, hint_problems = tool_annotations(op, hints)
+    notes.extend(place.note("warning", "MCP tool annotation left out", p) for p in hint_problems)
+    output, wrapped = None, False
+    if options.output_schemas and op.output is not None:
+        output, wrapped = output_schema(op.output)
+    elif options.output_schemas and op.output_problem is not None:
+        notes.append(
+            place.note(
+                "warning",
+                "MCP tool output schema left out",
+                f"its success response's schema can't be read: {op.output_problem}, so the "
+                "tool answers with text only",
+            )
+        )
+    if op.read_only:
+        shown = ", ".join(f"`{name}`" for name in op.read_only)
+        notes.append(
+            place.note(
+                "info",
+                "MCP tool request view",
+                f"readOnly properties left out of the request schemas: {shown} (S16.6)",
+            )
+        )
     has_body = body is not None and not (
         body.schema is None and options.schemaless_body == "no-body"
     )
@@ -374,6 +402,11 @@ def plan_tool(
             _input=advertised,
             _nested=nested,
             _check=check,
+            title=title(op),
+            description=describe_tool(op, options.description_limit),
+            annotations=tool_hints,
+            _output=output,
+            output_wrapped=wrapped,
         )
 
     nested_shape: BodyShape = "wrapped" if has_body else "none"
@@ -473,7 +506,15 @@ def plan_operation_tools(
         name = tool_name(base, body.content_type if body and len(op.bodies) > 1 else None)
         place = Place(name, label, location)
         try:
-            outcome = plan_tool(op, body, place, style, server.options, reader.default_dialect)
+            outcome = plan_tool(
+                op,
+                body,
+                place,
+                style,
+                server.options,
+                reader.default_dialect,
+                tools.annotations.get(key),
+            )
         except RecursionError:
             outcome = place.error(
                 "schema", "a schema of this operation is nested too deeply to plan"

@@ -21,7 +21,7 @@ from toolshape._metaschema import DEFAULT_RULES, RULES, UNPLANNED_DIALECTS, WANT
 from toolshape._pointers import DATA, references, subschemas
 from toolshape._validate import compile_schema
 
-PLAN_FORMAT = "toolshape.plan/1"
+PLAN_FORMAT = "toolshape.plan/2"
 """The version tag of `Plan.to_dict()` data (S15.1)."""
 
 _STRING_OR_NULL = {"type": ["string", "null"]}
@@ -31,7 +31,7 @@ _MEDIA_TYPE = "^[A-Za-z0-9!#$&^_.+*-]+/[A-Za-z0-9!#$&^_.+*-]+( *;[^\\x00-\\x1f\\
 #: The plan-data format as a JSON Schema (2020-12). Shipped with the package as data.
 PLAN_SCHEMA: Mapping[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
-    "title": "toolshape plan (toolshape.plan/1)",
+    "title": f"toolshape plan ({PLAN_FORMAT})",
     "type": "object",
     "properties": {
         "format": {"const": PLAN_FORMAT},
@@ -51,6 +51,21 @@ PLAN_SCHEMA: Mapping[str, Any] = {
         "inputSchema": {"type": "object"},
         "nestedSchema": {"type": "object"},
         "bodyCheck": {"type": ["object", "boolean", "null"]},
+        "title": _STRING_OR_NULL,
+        "description": {"type": "string"},
+        "annotations": {
+            "type": "object",
+            "properties": {
+                "title": {"type": "string"},
+                "readOnlyHint": {"type": "boolean"},
+                "destructiveHint": {"type": "boolean"},
+                "idempotentHint": {"type": "boolean"},
+                "openWorldHint": {"type": "boolean"},
+            },
+            "additionalProperties": False,
+        },
+        "outputSchema": {"type": ["object", "null"]},
+        "outputWrapped": {"type": "boolean"},
         "diagnostics": {"type": "array", "items": {"$ref": "#/$defs/diagnostic"}},
     },
     "required": [
@@ -71,6 +86,11 @@ PLAN_SCHEMA: Mapping[str, Any] = {
         "inputSchema",
         "nestedSchema",
         "bodyCheck",
+        "title",
+        "description",
+        "annotations",
+        "outputSchema",
+        "outputWrapped",
         "diagnostics",
     ],
     "additionalProperties": False,
@@ -145,7 +165,7 @@ def check_plan_data(data: Any) -> None:
             raise _refuse(f"{where}.name", f"{route['name']!r} is not an HTTP token")
         if channel == "header" and route["name"].lower() in CLIENT_HEADERS:
             raise _refuse(f"{where}.name", f"{route['name']!r} is a header the client owns")
-    for field in ("inputSchema", "nestedSchema", "bodyCheck"):
+    for field in ("inputSchema", "nestedSchema", "bodyCheck", "outputSchema"):
         if data[field] is not None:
             check_schema_data(data[field], field)
 

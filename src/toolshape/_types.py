@@ -83,6 +83,19 @@ class Body:
 
 
 @dataclass(frozen=True, slots=True)
+class Output:
+    """S16.3: an operation's output schema, as read (its response view, S16.6), not yet made
+    an MCP output schema."""
+
+    schema: Schema
+    defs: Mapping[str, Schema]
+    dialect: str
+    status: str
+    """The response it came from (`200`, `2XX`)."""
+    content_type: str
+
+
+@dataclass(frozen=True, slots=True)
 class Operation:
     """One method of one path, read out of a document (S1)."""
 
@@ -97,6 +110,17 @@ class Operation:
     """The JSON pointer of the operation inside its document (`/paths/~1things/post`)."""
     extensions: Mapping[str, Json]
     """The operation's `x-` keys, for S2.2."""
+    summary: str | None = None
+    """S16.1: the operation's `summary`."""
+    description: str | None = None
+    """S16.1: the operation's `description`."""
+    deprecated: bool = False
+    output: Output | None = None
+    """S16.3: the output schema from the first JSON success response, when there is one."""
+    output_problem: str | None = None
+    """S16.3: why the response schema could not be read (the tool then has no output schema)."""
+    read_only: tuple[str, ...] = ()
+    """S16.6: the `readOnly` properties the request view left out, by name."""
     foreign_patterns: tuple[str, ...] = ()
     """Patterns in its schemas that Python's `re` can't compile (ECMA-262 only, like `\\p{L}`)."""
     slow_patterns: tuple[str, ...] = ()

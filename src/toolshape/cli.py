@@ -57,28 +57,58 @@ def load_document(path: str | None) -> tuple[Unchecked, str]:
 
 
 def _switches() -> dict[str, tuple[str, ...]]:
-    """Every `Options` switch with the values it takes (booleans as `true` / `false`)."""
+    """Every `Options` switch with the values it takes: a `Literal`'s values, `true` / `false`
+    for a boolean, `()` for a number."""
     hints = typing.get_type_hints(Options)
     out: dict[str, tuple[str, ...]] = {}
     for option in dataclasses.fields(Options):
         values = typing.get_args(hints[option.name])
-        out[option.name] = tuple(values) if values else ("true", "false")
+        if hints[option.name] is bool:
+            out[option.name] = ("true", "false")
+        elif int in values:
+            out[option.name] = ()
+        else:
+            out[option.name] = tuple(values)
     return out
+
+
+def _shown(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "none" if value is None else str(value)
 
 
 def _add_profile(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--profile", default="2026-11-06", choices=PROFILES, help="behaviour profile (S10)"
     )
-    group = parser.add_argument_group("switches", "override one switch of the profile (S10)")
+    group = parser.add_argument_group(
+        "switches", "override one switch of the profile (S10); defaults: 2026-11-06 (legacy)"
+    )
+    modern, legacy = Options.preset("2026-11-06"), Options.preset("legacy")
     for name, values in _switches().items():
         flag = "--" + name.replace("_", "-")
+        default = _shown(getattr(modern, name))
+        if getattr(legacy, name) != getattr(modern, name):
+            default += f" ({_shown(getattr(legacy, name))})"
         if values == ("true", "false"):  # `--flatten-unions` alone means true
             group.add_argument(
-                flag, dest=name, choices=values, nargs="?", const="true", default=None
+                flag,
+                dest=name,
+                choices=values,
+                nargs="?",
+                const="true",
+                default=None,
+                help=f"default: {default}",
+            )
+        elif not values:
+            group.add_argument(
+                flag, dest=name, type=int, metavar="N", default=None, help=f"default: {default}"
             )
         else:
-            group.add_argument(flag, dest=name, choices=values, default=None)
+            group.add_argument(
+                flag, dest=name, choices=values, default=None, help=f"default: {default}"
+            )
 
 
 def _options(args: argparse.Namespace) -> Options:
@@ -129,10 +159,11 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _print_table(result: PlanResult, out: TextIO) -> None:
-    rows = [("tool", "style", "args", "body")]
+    rows = [("tool", "style", "args", "body", "title")]
     for tool in result.tools:
-        rows.append((tool.name, tool.style, str(len(tool._input.get("properties", {}))), tool.body))
-    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+        arguments = str(len(tool.input_schema.get("properties", {})))
+        rows.append((tool.name, tool.style, arguments, tool.body, tool.title or ""))
+    widths = [max(len(row[i]) for row in rows) for i in range(5)]
     for row in rows:
         out.write(
             "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
@@ -147,8 +178,10 @@ def _print_table(result: PlanResult, out: TextIO) -> None:
 
 
 def _as_json(result: PlanResult) -> dict[str, Json]:
+    """`--json`: the MCP `Tool` objects (S16.5), how each routes, errors and diagnostics."""
     return {
-        "tools": [
+        "tools": [tool.to_mcp_tool() for tool in result.tools],
+        "routes": [
             {
                 "name": tool.name,
                 "operation": tool.operation_id,
@@ -156,7 +189,7 @@ def _as_json(result: PlanResult) -> dict[str, Json]:
                 "path": tool.path,
                 "contentType": tool.content_type,
                 "style": tool.style,
-                "inputSchema": tool.input_schema,
+                "body": tool.body,
             }
             for tool in result.tools
         ],

@@ -1,0 +1,107 @@
+"""S16.6: request and response views of a schema.
+
+OpenAPI marks a property `readOnly` (the server sends it, a client never does) or `writeOnly`
+(a client sends it, the server never answers with it). The request view of a schema leaves every
+`readOnly: true` property out of `properties` and `required` (and `dependentRequired`), at every
+depth and through `$ref`s into `$defs`; the response view does the same for `writeOnly: true`.
+A closed object then rejects such a property as undeclared; an open one forwards it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Literal, TypeAlias
+
+from toolshape._json import Unchecked
+from toolshape._pointers import SCHEMA_LIST, SCHEMA_MAP, SCHEMA_VALUE, follow
+from toolshape._types import Schema
+
+Flag: TypeAlias = Literal["readOnly", "writeOnly"]
+"""`readOnly` (left out of request schemas) or `writeOnly` (left out of response schemas)."""
+
+_ONE = frozenset(SCHEMA_VALUE)
+_LIST = frozenset(SCHEMA_LIST)
+_MAP = frozenset(SCHEMA_MAP)
+
+
+def flagged(schema: Schema, flag: Flag, defs: Mapping[str, Schema]) -> bool:
+    """Whether a property schema carries `flag: true`: on itself, at the end of its `$ref`
+    chain, or on one of its `allOf` branches (the OpenAPI 3.0 idiom `allOf: [{$ref}],
+    readOnly: true` and its mirror)."""
+    target = follow(schema, defs).schema
+    if not isinstance(target, Mapping):
+        return False
+    if target.get(flag) is True:
+        return True
+    branches = target.get("allOf")
+    return isinstance(branches, list) and any(
+        isinstance(b := follow(branch, defs).schema, Mapping) and b.get(flag) is True
+        for branch in branches
+    )
+
+
+class View:
+    """One view (`readOnly` or `writeOnly` left out) over one document's schemas; views of
+    shared definitions are made once."""
+
+    def __init__(self, flag: Flag) -> None:
+        self.flag = flag
+        self._memo: dict[int, tuple[Unchecked, Unchecked, tuple[str, ...]]] = {}
+
+    def of(self, schema: Schema, defs: Mapping[str, Schema]) -> tuple[Schema, tuple[str, ...]]:
+        """`schema` without the flagged properties (the same object when nothing changes), and
+        the names of the properties left out, at any depth of it."""
+        return self._view(schema, defs)
+
+    def _view(
+        self, node: Unchecked, defs: Mapping[str, Schema]
+    ) -> tuple[Unchecked, tuple[str, ...]]:
+        if not isinstance(node, Mapping):
+            return node, ()
+        seen = self._memo.get(id(node))
+        if seen is not None:
+            return seen[1], seen[2]
+        out: dict[str, Unchecked] | None = None
+        properties = node.get("properties")
+        dropped: list[str] = []
+        if properties.__class__ is dict or isinstance(properties, Mapping):
+            dropped = [n for n, s in properties.items() if flagged(s, self.flag, defs)]
+        names: dict[str, None] = dict.fromkeys(dropped)
+        for key, value in node.items():
+            new = value
+            if key in _MAP and (value.__class__ is dict or isinstance(value, Mapping)):
+                kept: dict[str, Unchecked] = {}
+                for k, v in value.items():
+                    if key == "properties" and k in dropped:
+                        continue
+                    kept[k], inner = self._view(v, defs)
+                    names.update(dict.fromkeys(inner))
+                if len(kept) != len(value) or any(kept[k] is not value[k] for k in kept):
+                    new = kept
+            elif (key in _LIST or key == "items") and isinstance(value, list):
+                items = []
+                for v in value:
+                    item, inner = self._view(v, defs)
+                    items.append(item)
+                    names.update(dict.fromkeys(inner))
+                if any(a is not b for a, b in zip(items, value, strict=True)):
+                    new = items
+            elif key in _ONE:
+                new, inner = self._view(value, defs)
+                names.update(dict.fromkeys(inner))
+            elif dropped and key == "required" and isinstance(value, list):
+                new = [n for n in value if n not in dropped]
+            elif dropped and key == "dependentRequired" and isinstance(value, Mapping):
+                new = {
+                    k: [n for n in v if n not in dropped] if isinstance(v, list) else v
+                    for k, v in value.items()
+                    if k not in dropped
+                }
+            if new is not value:
+                if out is None:
+                    out = dict(node)
+                out[key] = new
+        result = node if out is None else out
+        found = tuple(names)
+        self._memo[id(node)] = (node, result, found)
+        return result, found
