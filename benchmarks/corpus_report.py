@@ -1,6 +1,7 @@
 """Planning outcomes over ../shared/corpus, per document, style and profile, as a Markdown table.
 
 Run: python benchmarks/corpus_report.py  (the output is docs/corpus.md's table);
+     python benchmarks/corpus_report.py --tools  (docs/corpus.md's S16 table);
      python benchmarks/corpus_report.py --unions  (docs/unions.md's table)
 """
 
@@ -46,8 +47,33 @@ def main() -> None:
         print(f"| {count} | {reason.replace('|', '/')} |")
 
 
+def tools() -> None:
+    """S16 per document: descriptions, annotations, output schemas, what the views left out."""
+    print(
+        "| document | tools | described | annotated | output schema | wrapped | left out (warning) "
+        "| tools whose request view left readOnly properties out | readOnly properties |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for path in sorted(CORPUS.glob("*.json")):
+        document = json.loads(path.read_text(encoding="utf-8"))
+        result = toolshape.plan_document(document, style="nested", source=path.name)
+        plans = result.tools
+        outputs = [t for t in plans if t.output_schema is not None]
+        left_out = sum(1 for d in result.diagnostics if "output schema left out" in d.message)
+        views = [d.message for d in result.diagnostics if "MCP tool request view" in d.message]
+        names = {n for m in views for n in m.split(": ", 1)[1].split("`")[1::2]}
+        print(
+            f"| {path.stem} | {len(plans)} | {sum(1 for t in plans if t.description)} "
+            f"| {sum(1 for t in plans if t.annotations)} | {len(outputs)} "
+            f"| {sum(1 for t in outputs if t.output_wrapped)} | {left_out} | {len(views)} | {len(names)} |"
+        )
+
+
 if __name__ == "__main__" and "--unions" not in __import__("sys").argv:
-    main()
+    if "--tools" in __import__("sys").argv:
+        tools()
+    else:
+        main()
 
 
 def unions() -> None:

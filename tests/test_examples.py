@@ -49,3 +49,11 @@ def test_pathological_benchmark_prints_every_section() -> None:
     for heading in ("uniqueItems", "shared sub-objects", "-value enum", "catastrophic pattern"):
         assert heading in out
     assert "the 2^41-node document, refused" in out
+
+
+@pytest.mark.slow
+def test_result_benchmark_prints_its_table() -> None:
+    """benchmarks/result_speed.py measures Plan.result against json.loads plus a validator."""
+    out = run("-m", "benchmarks.result_speed", "--number", "5")
+    assert out.count("\n") == 3
+    assert "result/floor" in out

@@ -6,6 +6,7 @@ A small HTTP server on 127.0.0.1 (a free port) records what it receives and echo
 
 from __future__ import annotations
 
+import base64
 import json
 import sys
 import threading
@@ -358,3 +359,183 @@ def test_gateway_runs_over_stdio_from_the_repository_root(upstream: Upstream) ->
     names, answer = anyio.run(run)
     assert names == ["searchProducts", "createOrder", "updateItem", "replaceTags", "getStore"]
     assert json.loads(answer)["path"] == "/stores/s9/search"
+
+
+# -- S16: the whole tool and the answer back, end to end --------------------------------------
+
+PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDRtoolshape"
+STORE_API: dict[str, Any] = {
+    "openapi": "3.1.0",
+    "info": {"title": "answers", "version": "1"},
+    "paths": {
+        "/stores/{storeId}": {
+            "get": {
+                "operationId": "getStore",
+                "summary": "Get a store",
+                "description": "One store by id.",
+                "parameters": [
+                    {
+                        "name": "storeId",
+                        "in": "path",
+                        "required": True,
+                        "schema": {"type": "string"},
+                    }
+                ],
+                "responses": {
+                    "200": {
+                        "description": "The store",
+                        "content": {
+                            "application/json": {
+                                "schema": {
+                                    "type": "object",
+                                    "properties": {
+                                        "id": {"type": "string"},
+                                        "name": {"type": "string"},
+                                    },
+                                    "required": ["id", "name"],
+                                }
+                            }
+                        },
+                    }
+                },
+            }
+        },
+        "/stores/{storeId}/tags": {
+            "get": {
+                "operationId": "listTags",
+                "summary": "List a store's tags",
+                "parameters": [
+                    {
+                        "name": "storeId",
+                        "in": "path",
+                        "required": True,
+                        "schema": {"type": "string"},
+                    }
+                ],
+                "responses": {
+                    "200": {
+                        "description": "Tags",
+                        "content": {
+                            "application/json": {
+                                "schema": {"type": "array", "items": {"type": "string"}}
+                            }
+                        },
+                    }
+                },
+            }
+        },
+        "/stores/{storeId}/logo": {
+            "delete": {
+                "operationId": "dropLogo",
+                "summary": "Remove a store's logo",
+                "deprecated": True,
+                "x-mcp-annotations": {"destructiveHint": False},
+                "parameters": [
+                    {
+                        "name": "storeId",
+                        "in": "path",
+                        "required": True,
+                        "schema": {"type": "string"},
+                    }
+                ],
+            },
+            "get": {
+                "operationId": "getLogo",
+                "summary": "A store's logo",
+                "parameters": [
+                    {
+                        "name": "storeId",
+                        "in": "path",
+                        "required": True,
+                        "schema": {"type": "string"},
+                    }
+                ],
+                "responses": {"200": {"description": "PNG", "content": {"image/png": {}}}},
+            },
+        },
+    },
+}
+
+
+class Answers(BaseHTTPRequestHandler):
+    """Answers like the API STORE_API describes: JSON, an image, and a 404 for `missing`."""
+
+    def do_GET(self) -> None:
+        if self.path == "/stores/missing":
+            self._send(404, "application/json", b'{"error": "no such store"}')
+        elif self.path.endswith("/logo"):
+            self._send(200, "image/png", PNG)
+        elif self.path.endswith("/tags"):
+            self._send(200, "application/json", b'["new", "sale"]')
+        else:
+            self._send(200, "application/json; charset=utf-8", b'{"id": "s1", "name": "Shop"}')
+
+    def do_DELETE(self) -> None:
+        self._send(204, "text/plain", b"")
+
+    def _send(self, status: int, kind: str, body: bytes) -> None:
+        self.send_response(status)
+        self.send_header("content-type", kind)
+        self.send_header("content-length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        return
+
+
+def test_the_whole_tool_and_its_answers_through_the_sdk() -> None:
+    """S16 end to end: the SDK's client lists titles, descriptions, annotations and output
+    schemas as planned, and accepts every answer — structured JSON (validated against the
+    output schema on its own side), a wrapped array, an image, an error — through the
+    example gateway and a real HTTP upstream on 127.0.0.1."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Answers)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    tools = list(plan_document(STORE_API, style="flat").tools)
+
+    async def run() -> tuple[Any, ...]:
+        async with httpx.AsyncClient() as http:
+            gateway = build_server(tools, base_url=base, http=http)
+            async with Client(gateway, mode="legacy") as client:
+                listed = await client.list_tools()
+                return (
+                    listed,
+                    await client.call_tool("getStore", {"storeId": "s1"}),
+                    await client.call_tool("listTags", {"storeId": "s1"}),
+                    await client.call_tool("getLogo", {"storeId": "s1"}),
+                    await client.call_tool("getStore", {"storeId": "missing"}),
+                    await client.call_tool("dropLogo", {"storeId": "s1"}),
+                )
+
+    try:
+        listed, store, tags, logo, missing, dropped = anyio.run(run)
+    finally:
+        server.shutdown()
+        server.server_close()
+    by_name = {tool.name: tool for tool in listed.tools}
+    for plan in tools:
+        sent = by_name[plan.name].model_dump(by_alias=True, exclude_none=True)
+        planned = plan.to_mcp_tool()
+        assert (sent.get("title"), sent["description"]) == (
+            planned.get("title"),
+            planned["description"],
+        )
+        assert sent["annotations"] == planned["annotations"]
+        assert sent.get("outputSchema") == planned.get("outputSchema")
+    assert by_name["dropLogo"].description == "Deprecated. Remove a store's logo"
+    assert by_name["dropLogo"].annotations is not None
+    assert by_name["dropLogo"].annotations.destructive_hint is False
+    assert (store.is_error, store.structured_content) == (False, {"id": "s1", "name": "Shop"})
+    assert (tags.is_error, tags.structured_content) == (False, {"result": ["new", "sale"]})
+    (image,) = logo.content
+    assert isinstance(image, types.ImageContent)
+    assert (logo.is_error, image.mime_type, image.data) == (
+        False,
+        "image/png",
+        base64.b64encode(PNG).decode(),
+    )
+    assert missing.is_error
+    assert text(missing) == 'HTTP 404: {"error": "no such store"}'
+    assert (dropped.is_error, text(dropped)) == (False, "")

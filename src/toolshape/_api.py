@@ -107,7 +107,7 @@ def plan_document(
         PlanError: the server-wide `toolInputStyle` uses `$env(...)` under `2026-11-06` (S2.4).
     """
     server, tools, diagnostics = settings("plan_document", keywords)
-    reader = DocumentReader(document, server.source)
+    reader = DocumentReader(document, server.source, outputs=server.options.output_schemas)
     if "paths" not in document:
         diagnostics.append(
             Diagnostic(
@@ -177,7 +177,7 @@ def plan_operation(
         PlanError: the operation is missing or can't be planned as asked (the first error).
     """
     server, tools, _ = settings("plan_operation", keywords)
-    reader = DocumentReader(document, server.source)
+    reader = DocumentReader(document, server.source, outputs=server.options.output_schemas)
     for raw in reader.operations():
         if raw.path == path and raw.method == method.lower():
             plans, errors = plan_operation_tools(reader, raw, server, tools)
