@@ -1,22 +1,22 @@
 """Per-call cost of Plan.call (validate + route) against the floor: a bare precompiled
 jsonschema validator checking the same arguments against the same advertised schema.
 
-Run: python benchmarks/call_speed.py [--number 2000]
-Figures are medians of 7 repeats, all measured in this run; the ratio is call / floor.
+Run: python -m benchmarks.call_speed [--number 2000]
+Figures are medians of 7 interleaved repeats, all measured in this run; the ratio is call / floor.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import statistics
-import timeit
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from jsonschema import validators
 
 import toolshape
+from benchmarks.timing import side_by_side
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 EXAMPLE = Path(toolshape.__file__).parent / "data" / "example.openapi.json"
@@ -76,10 +76,6 @@ CASES: list[tuple[str, Path, str, str, dict[str, Any]]] = [
 ]
 
 
-def median(statement: Any, number: int) -> float:
-    return statistics.median(timeit.repeat(statement, number=number, repeat=7)) / number
-
-
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--number", type=int, default=2000)
@@ -92,8 +88,14 @@ def main() -> None:
         floor_validator = validators.validator_for(schema)(schema)
         assert floor_validator.is_valid(arguments), label
         plan.call(arguments)  # compile once, as a served tool would have
-        floor = median(lambda v=floor_validator, a=arguments: v.is_valid(a), args.number)
-        call = median(lambda p=plan, a=arguments: p.call(a), args.number)
+        timed = side_by_side(
+            {
+                "floor": partial(floor_validator.is_valid, arguments),
+                "call": partial(plan.call, arguments),
+            },
+            args.number,
+        )
+        floor, call = timed["floor"], timed["call"]
         print(f"{label:<44}{floor * 1e6:>10.1f}{call * 1e6:>10.1f}{call / floor:>12.2f}")
 
 

@@ -22,16 +22,15 @@ import contextlib
 import json
 import logging
 import resource
-import statistics
 import subprocess
 import sys
-import timeit
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 from benchmarks.plan_corpus import CORPUS, median_seconds
+from benchmarks.timing import median
 
 HERE = Path(__file__).resolve().parent
 BASE_URL = "http://upstream.test"
@@ -148,7 +147,7 @@ def worker_calls(number: int) -> list[dict[str, Any]]:
         tool._director.build(tool._route, arguments, BASE_URL)
 
         def timed(run: Callable[[], object]) -> float:
-            return statistics.median(timeit.repeat(run, number=number, repeat=7)) / number
+            return median(run, number)
 
         rows.append(
             {

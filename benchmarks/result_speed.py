@@ -2,7 +2,7 @@
 same body plus a bare precompiled jsonschema validator of the same output schema.
 
 Run: python -m benchmarks.result_speed [--number 2000]
-Figures are medians of 7 repeats, all measured in this run; the ratio is result / floor
+Figures are medians of 7 interleaved repeats, all measured in this run; the ratio is result / floor
 (goal: at most 1.2).
 """
 
@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
-import timeit
+from functools import partial
 from typing import Any
 
 from jsonschema import validators
 
 import toolshape
+from benchmarks.timing import side_by_side
 
 ITEM = {
     "type": "object",
@@ -58,10 +58,6 @@ def page(size: int) -> bytes:
     return json.dumps({"items": items, "next": None}).encode()
 
 
-def median(run: Any, number: int) -> float:
-    return statistics.median(timeit.repeat(run, number=number, repeat=7)) / number
-
-
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--number", type=int, default=2000)
@@ -84,11 +80,10 @@ def main() -> None:
             value = json.loads(body)
             return validator.is_valid({"result": value} if wrapped else value)
 
-        floor_s = median(floor, args.number)
-        mine = median(
-            lambda plan=plan, body=body, headers=headers: plan.result(200, headers, body),
-            args.number,
+        timed = side_by_side(
+            {"floor": floor, "result": partial(plan.result, 200, headers, body)}, args.number
         )
+        floor_s, mine = timed["floor"], timed["result"]
         print(
             f"{label + f' ({len(body)} B)':<34}{floor_s * 1e6:>10.1f}{mine * 1e6:>11.1f}{mine / floor_s:>14.2f}"
         )
