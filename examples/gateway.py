@@ -29,7 +29,7 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 
 import toolshape
-from toolshape import NO_BODY, ArgumentError, Plan, error_result
+from toolshape import ArgumentError, EncodeError, Plan, error_result
 
 
 def build_server(
@@ -74,11 +74,17 @@ def build_server(
             raise MCPError(
                 code=answer["code"], message=answer["message"], data=answer["data"]
             ) from None
-        content = None if request.body is NO_BODY else json.dumps(request.body).encode()
+        try:
+            # S17: the exact bytes the body's content type needs (form, multipart, ...).
+            outbound, content = request.encode()
+        except EncodeError as error:
+            return types.CallToolResult(
+                content=[types.TextContent(type="text", text=error.message)], is_error=True
+            )
         response = await http.request(
             request.method,
             base_url.rstrip("/") + request.url,
-            headers=list(request.headers),
+            headers=list(outbound),
             content=content,
         )
         # S16.4: the answer by media type, with structuredContent where the output schema holds.

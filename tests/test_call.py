@@ -62,6 +62,8 @@ def test_worked_example_flat_and_nested_calls_send_the_same_request(store: dict[
         body={"query": "hoodie"},
         content_type="application/json",
         url="/stores/s1/search?limit=10",
+        content=b'{"query":"hoodie"}',  # S17.2: UTF-8, compact separators
+        sent_type="application/json",
     )
 
 
@@ -462,7 +464,8 @@ def test_optional_empty_body_is_not_sent() -> None:
 
 
 def test_body_is_json_value_with_the_tools_content_type() -> None:
-    """S12.3: a form-encoded tool still sends the JSON value, with its own content type."""
+    """S12.3: a form-encoded tool keeps the JSON value as its body, with its own content type;
+    S17.3: the bytes sent are the form (an exploded array repeats its name)."""
     doc = make_document(
         {"type": "object", "properties": {"a": {}}},
         [],
@@ -471,6 +474,7 @@ def test_body_is_json_value_with_the_tools_content_type() -> None:
     request = tool(doc).call({"a": [1]})
     assert request.body == {"a": [1]}
     assert ("content-type", "application/x-www-form-urlencoded") in request.headers
+    assert request.encode()[1] == b"a=1"
 
 
 def test_wrapped_body_routes_the_body_argument() -> None:

@@ -37,7 +37,7 @@ def test_planning_benchmark_prints_its_table() -> None:
 @pytest.mark.slow
 def test_call_benchmark_prints_its_table() -> None:
     """benchmarks/call_speed.py runs every case against its floor and prints the ratios."""
-    out = run("benchmarks/call_speed.py", "--number", "20")
+    out = run("-m", "benchmarks.call_speed", "--number", "20")
     assert out.count("\n") == 5
     assert "call/floor" in out
 
@@ -57,3 +57,12 @@ def test_result_benchmark_prints_its_table() -> None:
     out = run("-m", "benchmarks.result_speed", "--number", "5")
     assert out.count("\n") == 3
     assert "result/floor" in out
+
+
+@pytest.mark.slow
+def test_encode_benchmark_prints_its_table() -> None:
+    """benchmarks/encode_speed.py times a Stripe form and a 1 MiB upload against the stdlib."""
+    out = run("-m", "benchmarks.encode_speed", "--number", "3")
+    assert out.count("\n") == 3
+    assert "Stripe customer form" in out
+    assert "1 MiB multipart upload" in out

@@ -49,7 +49,8 @@ def run(*argv: str) -> tuple[int, Any, str]:
 
 
 def test_call_prints_the_request() -> None:
-    """`toolshape call` prints method, url, headers, body and content type; exit 0."""
+    """`toolshape call` prints method, url, headers, body and content type, and the bytes
+    `Request.encode()` gives (S17.1); exit 0."""
     arguments = json.dumps({"storeId": "s1", "limit": 10, "query": "hoodie", "x-tenant": "acme"})
     code, out, _ = run(
         "call", EXAMPLE, "searchProducts", arguments, "--style", "flat", "--header", "X-Tenant: old"
@@ -61,6 +62,7 @@ def test_call_prints_the_request() -> None:
         "headers": [["x-tenant", "acme"], ["content-type", "application/json"]],
         "body": {"query": "hoodie"},
         "contentType": "application/json",
+        "encoded": {"contentType": "application/json", "text": '{"query":"hoodie"}'},
     }
 
 

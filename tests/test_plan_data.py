@@ -39,6 +39,14 @@ def tampered(change: Callable[[dict[str, Any]], Any]) -> PlanDataError:
         (lambda d: d.update(contentType="application/json\r\nX-Evil: 1"), "contentType"),
         (lambda d: d.update(path="https://evil.example/x"), "path"),
         (lambda d: d.update(path="/a\r\nb"), "path"),
+        # A final newline too: a bare `$` in a pattern lets it by in Python.
+        (lambda d: d.update(path="/a\n"), "path"),
+        (lambda d: d.update(name="tool\n"), "name"),
+        (lambda d: d.update(contentType="application/json\n"), "contentType"),
+        (
+            lambda d: d.update(encoding={"a": {"contentType": "text/plain\n"}}),
+            "encoding.a.contentType",
+        ),
         (lambda d: d["parameters"][2].update(name="X Tenant"), "parameters.2.name"),
         (lambda d: d["parameters"][2].update(name="Host"), "parameters.2.name"),
         (lambda d: d["parameters"][0].update(style="deepObject"), "parameters.0.style"),

@@ -156,7 +156,7 @@ def test_an_exploded_object_can_not_forge_another_query_parameter() -> None:
     assert plan.call({"filter": {"color": "red"}}).url == "/t?color=red"
     path, message = refusal(plan, {"filter": {"limit": 5}})
     assert path == "filter"
-    assert "the key `limit` would be sent as the query parameter `limit`" in message
+    assert "the key `limit` would be sent as `limit`, which this operation declares" in message
 
 
 def test_two_exploded_objects_can_not_share_a_key() -> None:

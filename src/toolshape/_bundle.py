@@ -44,10 +44,10 @@ from toolshape._regex import compiles, nested_quantifier
 from toolshape._types import Schema
 
 _BASE_URI = "urn:toolshape:document"
-_COMPONENT = re.compile(r"^/components/schemas/([A-Za-z0-9._-]+)$")
+_COMPONENT = re.compile(r"^/components/schemas/([A-Za-z0-9._-]+)\Z")
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 #: A discriminator mapping value that is a schema name, not a reference (S4.4).
-_BARE_NAME = re.compile(r"^[A-Za-z0-9._-]+$")
+_BARE_NAME = re.compile(r"^[A-Za-z0-9._-]+\Z")
 
 # What the converter does with each keyword's value (the tables of `_pointers`, as one lookup).
 _ONE, _LIST, _MAP, _ITEMS, _DATA = "one", "list", "map", "items", "data"
@@ -516,8 +516,13 @@ class Bundler:
             else:
                 out[key] = value
         converted = convert_30(out) if self.is_30 else repair_31(out)
-        if out.get("readOnly") is True or out.get("writeOnly") is True:
-            self.flags_seen = True  # S16.6: only then are request and response views made
+        if (
+            out.get("readOnly") is True
+            or out.get("writeOnly") is True
+            or out.get("format") == "binary"
+            or "contentMediaType" in out
+        ):
+            self.flags_seen = True  # S16.6, S17.5: only then are request and response views made
         if "$id" in out and len(refs) > start:
             fail(
                 "reference",

@@ -42,6 +42,17 @@ from toolshape._views import View
 
 _VARIABLE = re.compile(r"\{([^{}]*)\}")
 
+#: S17.3, S17.4: what an encoding entry may hold, and what each value must be.
+ENCODING_KEYS = {
+    # S17.4: one media type or range, or a comma-separated list of them.
+    "contentType": lambda v: (
+        isinstance(v, str) and all(MEDIA_TYPE.match(item.strip(" \t")) for item in v.split(","))
+    ),
+    "style": lambda v: v in STYLES["query"],
+    "explode": lambda v: isinstance(v, bool),
+    "allowReserved": lambda v: isinstance(v, bool),
+}
+
 
 @dataclass(frozen=True, slots=True)
 class RawOperation:
@@ -98,7 +109,7 @@ class DocumentReader:
         self.bundler = Bundler(document, is_30=self.is_30, dialect=self.default_dialect)
         self.outputs = outputs
         """S16.3: read each operation's success response for its output schema."""
-        self.request_view = View("readOnly")
+        self.request_view = View("readOnly", base64=True)
         self.response_view = View("writeOnly")
 
     def location(self, pointer: str) -> str:
@@ -181,7 +192,9 @@ class DocumentReader:
         defs = self.bundler.bundle(refs)
         output, output_problem = self._output(raw) if self.outputs else (None, None)
         read_only: tuple[str, ...] = ()
-        if self.bundler.flags_seen:
+        if (
+            self.bundler.flags_seen
+        ):  # readOnly properties or binary strings to rewrite (S16.6, S17.5)
             params, bodies, defs, read_only = self._request_view(params, bodies, defs)
         summary, description = raw.node.get("summary"), raw.node.get("description")
         op = Operation(
@@ -445,9 +458,46 @@ class DocumentReader:
                     schema=schema,
                     required=node.get("required") is True,
                     dialect=dialect,
+                    encoding=self._encoding(media.get("encoding"), media_pointer),
                 )
             )
         return tuple(bodies)
+
+    def _encoding(self, given: Unchecked, pointer: str) -> dict[str, dict[str, Unchecked]]:
+        """S17.3, S17.4: a media type's `encoding` map, each entry checked; unknown keys of an
+        entry (`headers`) are not used and refused rather than ignored."""
+        if given is None:
+            return {}
+        if not isinstance(given, Mapping):
+            fail(
+                "document",
+                f"the `encoding` at `{pointer}` is a {kind_of(given)}, not a mapping",
+                "S17.3",
+            )
+        out: dict[str, dict[str, Unchecked]] = {}
+        for name, entry in given.items():
+            where = f"{pointer}/encoding/{escape(str(name))}"
+            if not isinstance(entry, Mapping):
+                fail("document", f"the encoding entry at `{where}` is not a mapping", "S17.3")
+            for key, value in entry.items():
+                want = ENCODING_KEYS.get(key)
+                if want is None and str(key).startswith("x-"):
+                    continue  # a specification extension: not toolshape's to apply
+                if want is None:
+                    fail(
+                        "document",
+                        f"the encoding entry at `{where}` has `{key}`, which toolshape does not "
+                        "apply (it knows contentType, style, explode and allowReserved)",
+                        "S17.3",
+                    )
+                if not want(value):
+                    fail(
+                        "document",
+                        f"the encoding entry at `{where}` has `{key}` {value!r}, which is not valid",
+                        "S17.3",
+                    )
+            out[str(name)] = {key: value for key, value in entry.items() if key in ENCODING_KEYS}
+        return out
 
     # -- patterns ----------------------------------------------------------------------------
 

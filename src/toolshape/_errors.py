@@ -255,8 +255,42 @@ class ArgumentError(ToolshapeError):
         )
 
 
+class EncodeError(ToolshapeError):
+    """S17.7: a request whose body toolshape can't turn into bytes (`application/xml`, ...);
+    the gateway encodes `Request.body` itself, or doesn't serve the tool."""
+
+    content_type: str
+
+    def __init__(self, content_type: str) -> None:
+        self.content_type = content_type
+        super().__init__(self.message)
+
+    @property
+    def message(self) -> str:
+        """What can't be encoded, and the way out."""
+        return (
+            f"toolshape can't encode a `{self.content_type}` request body (it encodes JSON, "
+            "application/x-www-form-urlencoded, multipart/form-data, text/* and binary "
+            "bodies); encode `Request.body` yourself for this tool"
+        )
+
+    def _fields(self) -> dict[str, Json]:
+        return {"contentType": self.content_type}
+
+    @classmethod
+    def _from_fields(cls, data: Mapping[str, Json]) -> EncodeError:
+        return cls(str(data["contentType"]))
+
+
 #: Every error class by name, for `ToolshapeError.from_dict` (S15.3).
 _ERROR_CLASSES: dict[str, type[ToolshapeError]] = {
     cls.__name__: cls
-    for cls in (ToolshapeError, PlanError, DocumentError, PlanDataError, ArgumentError)
+    for cls in (
+        ToolshapeError,
+        PlanError,
+        DocumentError,
+        PlanDataError,
+        ArgumentError,
+        EncodeError,
+    )
 }

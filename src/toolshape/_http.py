@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from toolshape._types import Channel, ParamStyle
+from toolshape._types import BodyEncoding, Channel, ParamStyle
 
 #: S1.5: header parameters OpenAPI says to ignore; the content type and credentials own them.
 IGNORED_HEADERS = frozenset({"accept", "content-type", "authorization"})
@@ -28,10 +28,13 @@ CLIENT_HEADERS = frozenset(
 )
 
 #: RFC 9110 `token`: what a header (or cookie) name may be.
-HTTP_TOKEN = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
+HTTP_TOKEN = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+\Z")  # `\Z`: `$` passes a final newline
 
-#: A media type or range (`application/json`, `*/*`, `text/plain; charset=utf-8`).
-MEDIA_TYPE = re.compile(r"^[A-Za-z0-9!#$&^_.+*-]+/[A-Za-z0-9!#$&^_.+*-]+\s*(;.*)?$", re.S)
+#: A media type or range (`application/json`, `*/*`, `text/plain; charset=utf-8`); its
+#: parameters hold no control character, so it is a header value HTTP can send.
+MEDIA_TYPE = re.compile(
+    r"[A-Za-z0-9!#$&^_.+*-]+/[A-Za-z0-9!#$&^_.+*-]+[ \t]*(;[^\x00-\x08\x0a-\x1f\x7f]*)?\Z"
+)
 
 #: S16.3: a JSON media type (`application/json`, `*/*+json`, with or without parameters).
 JSON_MEDIA = re.compile(r"^(application/json|[^/\s;]+/[^/\s;]+\+json)\s*(;.*)?$", re.I | re.S)
@@ -54,3 +57,51 @@ DEFAULT_STYLE: Mapping[Channel, ParamStyle] = {
     "header": "simple",
     "cookie": "form",
 }
+
+#: S17.5: media types whose bodies are bytes, whatever their schema says.
+_BINARY_PREFIXES = ("image/", "audio/", "video/", "font/")
+_BINARY_TYPES = frozenset(
+    {
+        "application/octet-stream",
+        "application/pdf",
+        "application/zip",
+        "application/gzip",
+        "application/x-tar",
+    }
+)
+
+
+def media_base(content_type: str) -> str:
+    """`type/subtype` of a content type, lower case, without parameters."""
+    return content_type.partition(";")[0].strip().lower()
+
+
+def part_media(content_type: str) -> str | None:
+    """S17.3, S17.4: the media type an `encoding` entry's `contentType` sends: the first of a
+    comma-separated list (`image/png, image/jpeg`); None for a range (`image/*`), which is no
+    content type (the part's default applies)."""
+    first = content_type.split(",", 1)[0].strip()
+    return None if "*" in media_base(first) else first
+
+
+def is_binary_media(content_type: str) -> bool:
+    """S17.5: a media type whose body is raw bytes (`application/octet-stream`, `image/*`, ...)."""
+    base = media_base(content_type)
+    return base in _BINARY_TYPES or base.startswith(_BINARY_PREFIXES)
+
+
+def body_encoding(content_type: str, binary_schema: bool) -> BodyEncoding:
+    """S17: how a body of `content_type` becomes bytes. `binary_schema` says its schema is a
+    binary (base64) string. A range (`*/*`) is JSON unless its schema is binary."""
+    base = media_base(content_type)
+    if base == "application/x-www-form-urlencoded":
+        return "form"
+    if base == "multipart/form-data":
+        return "multipart"
+    if binary_schema or is_binary_media(base):
+        return "binary"
+    if JSON_MEDIA.match(base) or base in ("*/*", "application/*"):
+        return "json"
+    if base.startswith("text/"):
+        return "text"
+    return "unsupported"

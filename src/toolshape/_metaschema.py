@@ -231,7 +231,7 @@ RULES = {**RULES, OPENAPI30: RULES[DRAFT2020_12]}
 DEFAULT_RULES = RULES[DRAFT2020_12]
 
 #: `$schema` values of dialects jsonschema knows but toolshape does not plan (S1.7).
-UNPLANNED_DIALECTS = re.compile(r"^https?://json-schema\.org/(draft-0[34])/schema#?$")
+UNPLANNED_DIALECTS = re.compile(r"^https?://json-schema\.org/(draft-0[34])/schema#?\Z")
 
 
 def keyword_problem(schema: Mapping[str, Any], dialect: str) -> tuple[str, str] | None:

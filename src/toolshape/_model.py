@@ -17,6 +17,7 @@ from toolshape._errors import PlanError, ToolshapeError
 from toolshape._json import Json, JsonObject, Unchecked, thaw
 from toolshape._plan_format import PLAN_FORMAT, check_plan_data
 from toolshape._types import (
+    BodyEncoding,
     BodyShape,
     Channel,
     Diagnostic,
@@ -128,6 +129,13 @@ class Plan:
     output_wrapped: bool = False
     """S16.3: the response schema was not an object, so the output schema wraps it under
     `result` (and so does `result()`'s `structuredContent`)."""
+    body_encoding: BodyEncoding | None = None
+    """S17: how the body becomes bytes (`json`, `form`, `multipart`, `text`, `binary`,
+    `unsupported`); None without a body."""
+    encoding: Mapping[str, Mapping[str, Json]] = field(default_factory=dict)
+    """S17.3, S17.4: the media type's `encoding` map, per body property."""
+    binary: Mapping[str, Mapping[str, Json]] = field(default_factory=dict)
+    """S17.5: the body's top-level binary (base64) properties: `mediaType`, `array`."""
     _text: str | None = field(default=None, init=False, repr=False, compare=False)
     _engine: CallEngine | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -234,6 +242,9 @@ class Plan:
             "annotations": dict(thaw(self.annotations)),
             "outputSchema": thaw(self._output),
             "outputWrapped": self.output_wrapped,
+            "bodyEncoding": self.body_encoding,
+            "encoding": thaw(dict(self.encoding)),
+            "binary": thaw(dict(self.binary)),
             "diagnostics": [d.to_dict() for d in self.diagnostics],
         }
 
@@ -271,6 +282,9 @@ class Plan:
             annotations=thaw(data["annotations"]),
             _output=thaw(data["outputSchema"]),
             output_wrapped=data["outputWrapped"],
+            body_encoding=data["bodyEncoding"],
+            encoding=thaw(data["encoding"]),
+            binary=thaw(data["binary"]),
         )
 
     def _canonical(self) -> str:

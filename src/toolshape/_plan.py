@@ -8,6 +8,7 @@ the options (S10) known. Nothing here raises for a document's content.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -20,6 +21,7 @@ from toolshape._dialects import DIALECTS, DRAFT2020_12, OPENAPI30
 from toolshape._document import DocumentReader, RawOperation
 from toolshape._errors import PlanError, PlanErrorKind
 from toolshape._hoist import hoist_body
+from toolshape._http import is_binary_media
 from toolshape._json import Unchecked
 from toolshape._model import ParameterRoute, Plan
 from toolshape._names import derive_name, tool_name
@@ -34,7 +36,7 @@ from toolshape._schemas import (
     reachable_defs,
 )
 from toolshape._tool import description as describe_tool
-from toolshape._tool import output_schema, title, tool_annotations
+from toolshape._tool import output_schema, title, tool_annotations, wire_body
 from toolshape._types import (
     Body,
     BodyShape,
@@ -50,6 +52,8 @@ from toolshape._union import describe
 from toolshape._validate import check, compile_schema
 
 _ENV = re.compile(r"\$env\(([^)]*)\)")
+#: S17.5: the advertised schema of a whole binary body without a schema of its own.
+BASE64_BODY: Mapping[str, str] = {"type": "string", "contentEncoding": "base64"}
 _UNSET = object()
 
 
@@ -334,6 +338,13 @@ def plan_tool(
 ) -> Plan | PlanError:
     """One tool of one operation for one content type (S3-S9, S16): a `Plan`, or the
     `PlanError` that refuses it. `hints` are the caller's annotations for it (S16.2)."""
+    if (
+        body is not None
+        and body.schema is None
+        and is_binary_media(body.content_type)
+        and options.schemaless_body == "unflattenable"
+    ):
+        body = dataclasses.replace(body, schema=dict(BASE64_BODY))  # S17.5: one base64 argument
     dialect = tool_dialect(op, body, default_dialect)
     if isinstance(dialect, Wrapped):
         return place.error("schema", dialect.reason, rule=dialect.rule)
@@ -351,6 +362,16 @@ def plan_tool(
                 "MCP tool output schema left out",
                 f"its success response's schema can't be read: {op.output_problem}, so the "
                 "tool answers with text only",
+            )
+        )
+    kind, binary = wire_body(body, op.defs)
+    if kind == "unsupported" and body is not None:
+        notes.append(
+            place.note(
+                "warning",
+                "MCP tool body can't be encoded",
+                f"toolshape can't encode a `{body.content_type}` body, so `Request.encode()` "
+                "raises EncodeError for this tool; encode `Request.body` yourself (S17.7)",
             )
         )
     if op.read_only:
@@ -407,6 +428,9 @@ def plan_tool(
             annotations=tool_hints,
             _output=output,
             output_wrapped=wrapped,
+            body_encoding=kind if body is not None else None,
+            encoding=body.encoding if body is not None else {},
+            binary=binary,
         )
 
     nested_shape: BodyShape = "wrapped" if has_body else "none"

@@ -25,8 +25,10 @@ PLAN_FORMAT = "toolshape.plan/2"
 """The version tag of `Plan.to_dict()` data (S15.1)."""
 
 _STRING_OR_NULL = {"type": ["string", "null"]}
-_NO_CONTROL = "^[^\\x00-\\x1f\\x7f]*$"
-_MEDIA_TYPE = "^[A-Za-z0-9!#$&^_.+*-]+/[A-Za-z0-9!#$&^_.+*-]+( *;[^\\x00-\\x1f\\x7f]*)?$"
+#: Every pattern ends `(?!\n)$`: in Python (which judges plan data) a bare `$` also matches
+#: before a final newline, so `"name\n"` would pass.
+_NO_CONTROL = "^[^\\x00-\\x1f\\x7f]*(?!\\n)$"
+_MEDIA_TYPE = "^[A-Za-z0-9!#$&^_.+*-]+/[A-Za-z0-9!#$&^_.+*-]+( *;[^\\x00-\\x1f\\x7f]*)?(?!\\n)$"
 
 #: The plan-data format as a JSON Schema (2020-12). Shipped with the package as data.
 PLAN_SCHEMA: Mapping[str, Any] = {
@@ -35,10 +37,10 @@ PLAN_SCHEMA: Mapping[str, Any] = {
     "type": "object",
     "properties": {
         "format": {"const": PLAN_FORMAT},
-        "name": {"type": "string", "pattern": "^[A-Za-z0-9_.-]{1,128}$"},
+        "name": {"type": "string", "pattern": "^[A-Za-z0-9_.-]{1,128}(?!\\n)$"},
         "operationId": _STRING_OR_NULL,
         "method": {"enum": ["GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"]},
-        "path": {"type": "string", "pattern": "^/[^\\x00-\\x1f\\x7f]*$"},
+        "path": {"type": "string", "pattern": "^/[^\\x00-\\x1f\\x7f]*(?!\\n)$"},
         "contentType": {"anyOf": [{"type": "null"}, {"type": "string", "pattern": _MEDIA_TYPE}]},
         "style": {"enum": ["flat", "nested"]},
         "location": {"type": "string"},
@@ -66,6 +68,36 @@ PLAN_SCHEMA: Mapping[str, Any] = {
         },
         "outputSchema": {"type": ["object", "null"]},
         "outputWrapped": {"type": "boolean"},
+        "bodyEncoding": {
+            "enum": ["json", "form", "multipart", "text", "binary", "unsupported", None]
+        },
+        "encoding": {
+            "type": "object",
+            "additionalProperties": {
+                "type": "object",
+                "properties": {
+                    "contentType": {"type": "string", "minLength": 1, "pattern": _NO_CONTROL},
+                    "style": {"enum": ["form", "spaceDelimited", "pipeDelimited", "deepObject"]},
+                    "explode": {"type": "boolean"},
+                    "allowReserved": {"type": "boolean"},
+                },
+                "additionalProperties": False,
+            },
+        },
+        "binary": {
+            "type": "object",
+            "additionalProperties": {
+                "type": "object",
+                "properties": {
+                    "mediaType": {
+                        "anyOf": [{"type": "null"}, {"type": "string", "pattern": _MEDIA_TYPE}]
+                    },
+                    "array": {"type": "boolean"},
+                },
+                "required": ["mediaType", "array"],
+                "additionalProperties": False,
+            },
+        },
         "diagnostics": {"type": "array", "items": {"$ref": "#/$defs/diagnostic"}},
     },
     "required": [
@@ -91,6 +123,9 @@ PLAN_SCHEMA: Mapping[str, Any] = {
         "annotations",
         "outputSchema",
         "outputWrapped",
+        "bodyEncoding",
+        "encoding",
+        "binary",
         "diagnostics",
     ],
     "additionalProperties": False,

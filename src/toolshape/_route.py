@@ -9,8 +9,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import parse_qsl, quote
 
+from toolshape._encode import BodyPlan, Encoded, check_binary, encode_body
 from toolshape._errors import ArgumentError, ArgumentIssue
 from toolshape._json import Unchecked
+from toolshape._query import Refused, form_pairs, pairs_of, percent, text_of
 from toolshape._types import (
     CHANNEL_ARGUMENT,
     NO_BODY,
@@ -25,32 +27,13 @@ if TYPE_CHECKING:
     from toolshape._model import ParameterRoute, Plan
 
 _VARIABLE = re.compile(r"\{([^{}]*)\}")
-#: Text that percent-encoding leaves as it is (RFC 3986 unreserved): the fast path.
-_UNRESERVED = re.compile(r"[A-Za-z0-9_.~-]*")
 #: S12.2: what a header value may hold: visible ASCII and Latin-1, spaces and tabs inside.
 _HEADER_VALUE = re.compile(r"[\t\x20-\x7e\x80-\xff]*")
 #: S1.6: a path key's literal text is sent as written; only what a URL can't hold is encoded.
 _PATH_LITERAL_SAFE = "!$&'()*+,;=:@%-._~"
-#: Scalar query values keep the form and pipe delimiters `,` and `|` readable (S12.1).
-_QUERY_SAFE = ",|"
-#: allowReserved: the reserved characters that can't change the query's structure
-#: (`&`, `=`, `#` and `+` stay encoded, so every argument arrives as exactly one value).
-_QUERY_RESERVED_SAFE = ",|:/?[]@!$'()*;"
-_TRIPLE = re.compile(r"(%[0-9A-Fa-f]{2})")
-#: S12.1: the delimiter of a non-exploded array or object, by style, as sent on the wire.
-_DELIMITER = {"spaceDelimited": "%20", "pipeDelimited": "|"}
-_CHANNEL_OF_ARGUMENT: Mapping[str, Channel] = {v: k for k, v in CHANNEL_ARGUMENT.items()}
 #: S13.1: the channel names a nested call may use (and `cookies` with cookie parameters).
 CHANNEL_NAMES = frozenset({"pathParams", "queryParams", "body", "headers"})
-
-
-class _Refused(Exception):
-    """A value the request can't carry intact; `where` names the argument (S12.1, S12.2)."""
-
-    def __init__(self, keyword: str, message: str) -> None:
-        super().__init__(message)
-        self.keyword = keyword
-        self.message = message
+_CHANNEL_OF_ARGUMENT: Mapping[str, Channel] = {v: k for k, v in CHANNEL_ARGUMENT.items()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +60,8 @@ class Router:
     """Every query name the operation declares or its path key writes: an exploded object's
     key may not forge one (S12.1)."""
     body_properties: frozenset[str]
+    body_plan: BodyPlan | None
+    """S17: how the body becomes bytes; None without a body."""
     channel_names: frozenset[str]
     """S13.1: the names a nested call may use: `cookies` only with cookie parameters."""
 
@@ -117,48 +102,20 @@ class Router:
                 ]
             ),
             body_properties=frozenset(plan.body_properties),
+            body_plan=None
+            if plan.body_encoding is None or plan.content_type is None
+            else BodyPlan(plan.body_encoding, plan.content_type, plan.encoding, plan.binary),
             channel_names=CHANNEL_NAMES | ({"cookies"} if "cookie" in by_channel else set()),
         )
-
-
-def _text(value: Unchecked) -> str:
-    """A scalar as text: JSON spelling for booleans, numbers and null; strings as they are."""
-    kind = value.__class__
-    if kind is str:
-        return value  # type: ignore[no-any-return]
-    if kind is int:
-        return str(value)  # the JSON spelling of an integer
-    if value is None:
-        return ""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-
-
-def _pairs(value: Mapping[str, Unchecked]) -> list[tuple[str, str]]:
-    return [(str(k), _text(v)) for k, v in value.items()]
-
-
-def _encode(text: str, safe: str = "") -> str:
-    return text if _UNRESERVED.fullmatch(text) else quote(text, safe=safe)
-
-
-def _encode_query(text: str, safe: str, reserved: bool) -> str:
-    """A query value percent-encoded; with `allowReserved`, `%XX` triples pass unchanged."""
-    if _UNRESERVED.fullmatch(text):
-        return text
-    if not reserved or "%" not in text:
-        return quote(text, safe=safe)
-    return "".join(
-        part if i % 2 else quote(part, safe=safe) for i, part in enumerate(_TRIPLE.split(text))
-    )
 
 
 def _path_value(route: ParameterRoute, value: Unchecked) -> str:
     """One path variable per `style` / `explode`, percent-encoded so it can't add segments."""
     if route.content_type is not None:
-        return _encode(json.dumps(value, ensure_ascii=False, allow_nan=False))
-    style, explode, name = route.style, route.explode, _encode(route.name)
+        return percent(json.dumps(value, ensure_ascii=False, allow_nan=False))
+    style, explode, name = route.style, route.explode, percent(route.name)
     if isinstance(value, list):
-        items = [_encode(_text(v)) for v in value]
+        items = [percent(text_of(v)) for v in value]
         if style == "label":
             return "." + ("." if explode else ",").join(items)
         if style == "matrix":
@@ -167,7 +124,7 @@ def _path_value(route: ParameterRoute, value: Unchecked) -> str:
             return f";{name}=" + ",".join(items) if items else f";{name}"
         return ",".join(items)
     if isinstance(value, dict):
-        pairs = [(_encode(k), _encode(v)) for k, v in _pairs(value)]
+        pairs = [(percent(k), percent(v)) for k, v in pairs_of(value)]
         joined = [f"{k}={v}" for k, v in pairs] if explode else [f"{k},{v}" for k, v in pairs]
         if style == "label":
             return "." + ("." if explode else ",").join(joined)
@@ -178,7 +135,7 @@ def _path_value(route: ParameterRoute, value: Unchecked) -> str:
                 else f";{name}=" + ",".join(joined)
             )
         return ",".join(joined)
-    text = _encode(_text(value))
+    text = percent(text_of(value))
     if style == "label":
         return "." + text
     if style == "matrix":
@@ -189,79 +146,12 @@ def _path_value(route: ParameterRoute, value: Unchecked) -> str:
 def _query(route: ParameterRoute, value: Unchecked, router: Router) -> list[tuple[str, str, str]]:
     """One query parameter per `style` / `explode` (S12.1): `(name, value, wire text)` triples,
     the first two as the server decodes them, the third exactly as sent."""
-    name = route.name
-    reserved = route.allow_reserved
-    scalar_safe = _QUERY_RESERVED_SAFE if reserved else _QUERY_SAFE
-    wire_name = _encode(name, "[]")
     if route.content_type is not None:
-        text = json.dumps(value, ensure_ascii=False, allow_nan=False)
-        return [(name, text, f"{wire_name}={_encode_query(text, scalar_safe, reserved)}")]
-    style, explode = route.style, route.explode
-    if isinstance(value, dict) and style == "deepObject":
-        return [
-            (key, text, f"{_encode(key, '[]')}={_encode_query(text, scalar_safe, reserved)}")
-            for key, text in _deep_object(name, value)
-        ]
-    if isinstance(value, list) and explode:
-        return [
-            (name, text, f"{wire_name}={_encode_query(text, scalar_safe, reserved)}")
-            for text in (_text(v) for v in value)
-        ]
-    if isinstance(value, dict) and explode:
-        out = []
-        for key, text in _pairs(value):
-            if key in router.query_names and key != name:
-                raise _Refused(
-                    "style",
-                    f"the key `{key}` would be sent as the query parameter `{key}`, which "
-                    "this operation declares on its own (an exploded object's keys become "
-                    "query names)",
-                )
-            out.append((key, text, f"{_encode(key)}={_encode_query(text, scalar_safe, reserved)}"))
-        return out
-    if isinstance(value, (list, dict)):
-        # S12.1: a delimiter inside an item is encoded, so the server splits exactly the items.
-        wire = _DELIMITER.get(style, ",")
-        plain = " " if wire == "%20" else wire
-        items = (
-            [_text(v) for v in value]
-            if isinstance(value, list)
-            else [part for pair in _pairs(value) for part in pair]
-        )
-        if plain == " " and any(" " in item for item in items):
-            raise _Refused(
-                "style",
-                "an item holds a space, which is also the delimiter of a spaceDelimited "
-                "value, so the server would split it; use another style",
-            )
-        item_safe = (_QUERY_RESERVED_SAFE if reserved else _QUERY_SAFE).replace(plain, "")
-        encoded = wire.join(_encode_query(item, item_safe, reserved) for item in items)
-        return [(name, plain.join(items), f"{wire_name}={encoded}")]
-    text = _text(value)
-    return [(name, text, f"{wire_name}={_encode_query(text, scalar_safe, reserved)}")]
-
-
-def _deep_object(prefix: str, value: Mapping[str, Unchecked]) -> list[tuple[str, str]]:
-    """S12.1: `q[a][b]=1`, arrays indexed (`q[ids][0]=1`); a key holding `[` or `]` would
-    forge structure, so it is refused."""
-    out: list[tuple[str, str]] = []
-    stack: list[tuple[str, Unchecked]] = [(prefix, value)]
-    while stack:
-        name, item = stack.pop()
-        if isinstance(item, dict):
-            for key in reversed(list(item)):
-                if "[" in key or "]" in key:
-                    raise _Refused(
-                        "style",
-                        f"the key `{key}` holds a bracket, which a deepObject name uses for "
-                        "its structure, so the server would read another structure",
-                    )
-                stack.append((f"{name}[{key}]", item[key]))
-        elif isinstance(item, list):
-            stack.extend((f"{name}[{i}]", v) for i, v in reversed(list(enumerate(item))))
-        else:
-            out.append((name, _text(item)))
-    return out
+        value = json.dumps(value, ensure_ascii=False, allow_nan=False)
+        return form_pairs(route.name, value, "form", True, route.allow_reserved, router.query_names)
+    return form_pairs(
+        route.name, value, route.style, route.explode, route.allow_reserved, router.query_names
+    )
 
 
 def _header_value(route: ParameterRoute, value: Unchecked) -> str:
@@ -270,20 +160,21 @@ def _header_value(route: ParameterRoute, value: Unchecked) -> str:
     if route.content_type is not None:
         text = json.dumps(value, ensure_ascii=False, allow_nan=False)
     elif isinstance(value, list):
-        text = ",".join(_item(_text(v)) for v in value)
+        text = ",".join(_item(text_of(v)) for v in value)
     elif isinstance(value, dict):
         sep = "=" if route.explode else ","
-        text = ",".join(f"{_item(k)}{sep}{_item(v)}" for k, v in _pairs(value))
+        text = ",".join(f"{_item(k)}{sep}{_item(v)}" for k, v in pairs_of(value))
     else:
-        text = _text(value)
+        text = text_of(value)
     if not _HEADER_VALUE.fullmatch(text):
-        raise _Refused(
+        raise Refused(
+            None,
             "header",
             "a header value can't contain CR, LF, NUL or other control characters, or text "
             "outside Latin-1",
         )
     if text != text.strip(" \t"):
-        raise _Refused("header", "a header value can't start or end with a space or tab")
+        raise Refused(None, "header", "a header value can't start or end with a space or tab")
     return text
 
 
@@ -294,18 +185,18 @@ def _item(text: str) -> str:
 def _cookie_pairs(route: ParameterRoute, value: Unchecked) -> list[tuple[str, str]]:
     """Cookie parameters per `form` style, percent-encoded; the delimiters of a non-exploded
     array or object are left raw, the items' own encoded (S12.1)."""
-    name = _encode(route.name)
+    name = percent(route.name)
     if route.content_type is not None:
-        return [(name, _encode(json.dumps(value, ensure_ascii=False, allow_nan=False)))]
+        return [(name, percent(json.dumps(value, ensure_ascii=False, allow_nan=False)))]
     if isinstance(value, list):
-        items = [_encode(_text(v)) for v in value]
+        items = [percent(text_of(v)) for v in value]
         return [(name, item) for item in items] if route.explode else [(name, ",".join(items))]
     if isinstance(value, dict):
-        pairs = [(_encode(k), _encode(v)) for k, v in _pairs(value)]
+        pairs = [(percent(k), percent(v)) for k, v in pairs_of(value)]
         if route.explode:
             return pairs
         return [(name, ",".join(f"{k},{v}" for k, v in pairs))]
-    return [(name, _encode(_text(value)))]
+    return [(name, percent(text_of(value)))]
 
 
 def _inbound(headers: Inbound, tool: str) -> list[tuple[str, str]]:
@@ -362,7 +253,8 @@ class _Builder:
             if channel == "path":
                 text = _path_value(route, value)
                 if not text:
-                    raise _Refused(
+                    raise Refused(
+                        None,
                         "minLength",
                         "a path parameter can't be empty: the request's path would lose a segment",
                     )
@@ -376,7 +268,8 @@ class _Builder:
                     names = {name for name, _, _ in parts}
                     clash = names & self.exploded
                     if clash:
-                        raise _Refused(
+                        raise Refused(
+                            None,
                             "style",
                             f"the key `{sorted(clash)[0]}` is also a key of another exploded "
                             "object, so the server would read two values for one name",
@@ -389,9 +282,9 @@ class _Builder:
                 self.headers.append((route.name.lower(), _header_value(route, value)))
             else:
                 self.cookies.extend(_cookie_pairs(route, value))
-        except _Refused as refused:
+        except Refused as refused:
             raise ArgumentError(
-                self.tool, [ArgumentIssue(where, refused.keyword, refused.message)]
+                self.tool, [ArgumentIssue(refused.where or where, refused.keyword, refused.message)]
             ) from None
 
     def refuse(self, where: str) -> ArgumentError:
@@ -421,22 +314,32 @@ def route_args(
         raise ArgumentError(
             router.tool, [ArgumentIssue("", "type", "the arguments must be an object")]
         )
+    encoded: Encoded | None = None
     try:
         if reading == "flat":
             _route_flat(router, arguments, out)
         else:
             _route_nested(router, arguments, out)
         if out.body is not NO_BODY:
-            json.dumps(out.body, allow_nan=False)  # S14.4: NaN, sets, bytes are not JSON
+            # S14.4: NaN, sets, bytes are not JSON; the text is the S17.2 JSON body too.
+            text = json.dumps(out.body, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+            if router.body_plan is not None:
+                prefix = "" if reading == "flat" and router.body == "hoisted" else "body"
+                check_binary(router.body_plan, out.body, prefix)  # S17.5
+                encoded = encode_body(router.body_plan, out.body, text, prefix)  # S17
     except RecursionError:
         raise ArgumentError(
             router.tool, [ArgumentIssue("", "depth", "the arguments are nested too deeply to send")]
+        ) from None
+    except Refused as refused:
+        raise ArgumentError(
+            router.tool, [ArgumentIssue(refused.where or "", refused.keyword, refused.message)]
         ) from None
     except (TypeError, ValueError) as error:  # a Python value with no JSON spelling
         raise ArgumentError(
             router.tool, [ArgumentIssue("", "type", f"the arguments are not JSON values: {error}")]
         ) from None
-    return _finish(router, out, headers)
+    return _finish(router, out, headers, encoded)
 
 
 def _route_flat(router: Router, arguments: dict[str, Unchecked], out: _Builder) -> None:
@@ -489,7 +392,7 @@ def _segment(parts: tuple[str, ...], values: Mapping[str, str]) -> str:
     return text
 
 
-def _finish(router: Router, out: _Builder, inbound: Inbound) -> Request:
+def _finish(router: Router, out: _Builder, inbound: Inbound, encoded: Encoded | None) -> Request:
     values = out.path_values
     path = "/".join(
         parts[0] if len(parts) == 1 else _segment(parts, values) for parts in router.segments
@@ -502,9 +405,9 @@ def _finish(router: Router, out: _Builder, inbound: Inbound) -> Request:
     if has_body and router.content_type is not None:
         headers.append(("content-type", router.content_type))
     url = path
-    encoded = [*router.key_query_encoded, *out.query_encoded]
-    if encoded:
-        url += "?" + "&".join(encoded)
+    query = [*router.key_query_encoded, *out.query_encoded]
+    if query:
+        url += "?" + "&".join(query)
     return Request(
         method=router.method,
         path=path,
@@ -513,6 +416,8 @@ def _finish(router: Router, out: _Builder, inbound: Inbound) -> Request:
         body=out.body,
         content_type=router.content_type if has_body else None,
         url=url,
+        content=encoded.content if encoded is not None else None,
+        sent_type=encoded.content_type if encoded is not None else None,
     )
 
 

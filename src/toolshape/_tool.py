@@ -8,8 +8,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from toolshape._dialects import DIALECTS, DRAFT2020_12, OPENAPI30
+from toolshape._http import MEDIA_TYPE, body_encoding, part_media
 from toolshape._json import Json, JsonObject, Unchecked
-from toolshape._types import Operation, Output
+from toolshape._pointers import follow
+from toolshape._types import Body, BodyEncoding, Operation, Output
+from toolshape._views import is_base64
 
 #: S16.2: the hints each method implies (MCP `ToolAnnotations`); TRACE is safe like GET.
 METHOD_HINTS: Mapping[str, Mapping[str, bool]] = {
@@ -116,3 +119,33 @@ def output_schema(output: Output) -> tuple[JsonObject, bool]:
         inner = root.get("$defs")
         root["$defs"] = {**(inner if isinstance(inner, Mapping) else {}), **output.defs}
     return root, wrapped
+
+
+def wire_body(
+    body: Body | None, defs: Mapping[str, Unchecked]
+) -> tuple[BodyEncoding | None, dict[str, dict[str, Json]]]:
+    """S17: how the body becomes bytes, and its top-level binary (base64) properties with
+    their media type (S17.4, S17.5)."""
+    if body is None:
+        return None, {}
+    schema = follow(body.schema, defs).schema
+    kind = body_encoding(body.content_type, is_base64(schema))
+    binary: dict[str, dict[str, Json]] = {}
+    properties = schema.get("properties") if isinstance(schema, Mapping) else None
+    for name, prop in (properties or {}).items():
+        target = follow(prop, defs).schema
+        if is_base64(target):
+            binary[name] = {"mediaType": _part_type(target), "array": False}
+        elif isinstance(target, Mapping) and target.get("type") == "array":
+            items = follow(target.get("items"), defs).schema
+            if is_base64(items):
+                binary[name] = {"mediaType": _part_type(items), "array": True}
+    return kind, binary
+
+
+def _part_type(schema: Mapping[str, Unchecked]) -> str | None:
+    """S17.4: a binary part's `contentMediaType` when it is one media type HTTP can send (an
+    annotation with a newline in it must not write the part's headers); None otherwise, which
+    sends `application/octet-stream`."""
+    media = schema.get("contentMediaType")
+    return part_media(media) if isinstance(media, str) and MEDIA_TYPE.match(media) else None

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
+from toolshape._errors import EncodeError
 from toolshape._json import Json, JsonObject, Unchecked, thaw
 
 __all__ = [
@@ -28,6 +29,11 @@ ParamStyle: TypeAlias = Literal[
 
 Style: TypeAlias = Literal["nested", "flat"]
 """A tool's input style (S2): `nested` (one object per channel) or `flat`."""
+
+BodyEncoding: TypeAlias = Literal["json", "form", "multipart", "text", "binary", "unsupported"]
+"""How a body's value becomes bytes (S17): JSON, `application/x-www-form-urlencoded`,
+`multipart/form-data`, `text/*`, raw bytes (a whole binary body), or a media type toolshape
+can't encode (`Request.encode()` raises `EncodeError`)."""
 
 BodyShape: TypeAlias = Literal["hoisted", "wrapped", "none"]
 """How a tool's body travels: `hoisted` (its properties are top-level arguments), `wrapped`
@@ -80,6 +86,9 @@ class Body:
     required: bool
     dialect: str
     """The body's dialect (S1.7), one of `toolshape._dialects.DIALECTS`."""
+    encoding: Mapping[str, Mapping[str, Unchecked]] = field(default_factory=dict)
+    """S17.3, S17.4: the media type's `encoding` map, per property (`contentType`, `style`,
+    `explode`, `allowReserved`), as checked when read."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,6 +243,27 @@ class Request:
     content_type: str | None
     url: str
     """`path` plus the encoded query."""
+    content: bytes | None = field(default=None, repr=False)
+    """S17: the body as the bytes its content type needs (None: no body, or a media type
+    toolshape can't encode); `encode()` hands it out with the completed content type."""
+    sent_type: str | None = field(default=None, repr=False)
+    """S17.1: the `content-type` that goes with `content` (a multipart boundary added)."""
+
+    def encode(self) -> tuple[tuple[tuple[str, str], ...], bytes | None]:
+        """S17.1: `(headers, content)`: the bytes to send (None without a body) and the
+        request's headers with `content-type` completed. Pure: the same request gives the same
+        bytes.
+
+        Raises:
+            EncodeError: the body's media type is one toolshape can't encode (S17.7).
+        """
+        if self.body is NO_BODY:
+            return self.headers, None
+        if self.content is None or self.sent_type is None:
+            raise EncodeError(self.content_type or "")
+        sent = self.sent_type
+        headers = tuple((n, sent) if n == "content-type" else (n, v) for n, v in self.headers)
+        return headers, self.content
 
     def to_dict(self) -> JsonObject:
         """The request as plain data (`body` is left out when there is none)."""

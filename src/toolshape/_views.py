@@ -40,12 +40,41 @@ def flagged(schema: Schema, flag: Flag, defs: Mapping[str, Schema]) -> bool:
     )
 
 
+def is_binary(schema: Unchecked) -> bool:
+    """S17.5: a binary string — `format: binary`, or (3.1) `contentMediaType` without
+    `contentEncoding`."""
+    if not isinstance(schema, Mapping) or schema.get("type") != "string":
+        return False
+    if schema.get("format") == "binary":
+        return True
+    return "contentMediaType" in schema and "contentEncoding" not in schema
+
+
+def as_base64(schema: Mapping[str, Unchecked]) -> dict[str, Unchecked]:
+    """S17.5: a binary string as a model can send it: `contentEncoding: base64` (its
+    `contentMediaType` and description kept, `format: binary` gone)."""
+    out = {k: v for k, v in schema.items() if not (k == "format" and v == "binary")}
+    out["contentEncoding"] = "base64"
+    return out
+
+
+def is_base64(schema: Unchecked) -> bool:
+    """A string the request view advertised as base64 (S17.5)."""
+    return (
+        isinstance(schema, Mapping)
+        and schema.get("type") == "string"
+        and schema.get("contentEncoding") == "base64"
+    )
+
+
 class View:
     """One view (`readOnly` or `writeOnly` left out) over one document's schemas; views of
-    shared definitions are made once."""
+    shared definitions are made once. With `base64`, binary strings become base64 strings too
+    (S17.5: the request view, since a model can only send text)."""
 
-    def __init__(self, flag: Flag) -> None:
+    def __init__(self, flag: Flag, *, base64: bool = False) -> None:
         self.flag = flag
+        self.base64 = base64
         self._memo: dict[int, tuple[Unchecked, Unchecked, tuple[str, ...]]] = {}
 
     def of(self, schema: Schema, defs: Mapping[str, Schema]) -> tuple[Schema, tuple[str, ...]]:
@@ -102,6 +131,8 @@ class View:
                     out = dict(node)
                 out[key] = new
         result = node if out is None else out
+        if self.base64 and is_binary(result):
+            result = as_base64(result)
         found = tuple(names)
         self._memo[id(node)] = (node, result, found)
         return result, found

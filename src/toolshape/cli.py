@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import base64
 import dataclasses
 import json
 import sys
@@ -12,11 +13,11 @@ from importlib import resources
 from typing import TextIO
 
 from toolshape._api import plan_document
-from toolshape._errors import ArgumentError, DocumentError, PlanError
+from toolshape._errors import ArgumentError, DocumentError, EncodeError, PlanError
 from toolshape._mcp import error_result
 from toolshape._model import PlanResult
 from toolshape._options import PROFILES, Options
-from toolshape._types import Json, Unchecked
+from toolshape._types import Json, Request, Unchecked
 
 EXAMPLE = "example.openapi.json"
 """The bundled example document `toolshape plan` reads when no SPEC is given."""
@@ -268,6 +269,24 @@ def _call(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         json.dump(error_result(error, args.protocol_version), out, indent=2, ensure_ascii=False)
         out.write("\n")
         return 1
-    json.dump(request.to_dict(), out, indent=2, ensure_ascii=False)
+    shown = request.to_dict()
+    shown["encoded"] = _encoded(request)
+    json.dump(shown, out, indent=2, ensure_ascii=False)
     out.write("\n")
     return 0
+
+
+def _encoded(request: Request) -> Json:
+    """S17: the bytes `Request.encode()` gives, as text (or base64 when they are not UTF-8
+    text), with the completed content type; or why they can't be made."""
+    try:
+        headers, content = request.encode()
+    except EncodeError as error:
+        return {"error": error.message}
+    if content is None:
+        return None
+    sent = dict(headers).get("content-type")
+    try:
+        return {"contentType": sent, "text": content.decode("utf-8")}
+    except UnicodeDecodeError:
+        return {"contentType": sent, "base64": base64.b64encode(content).decode("ascii")}
