@@ -2,7 +2,8 @@
 
 Run: python benchmarks/corpus_report.py  (the output is docs/corpus.md's table);
      python benchmarks/corpus_report.py --tools  (docs/corpus.md's S16 table);
-     python benchmarks/corpus_report.py --unions  (docs/unions.md's table)
+     python benchmarks/corpus_report.py --unions  (docs/unions.md's table);
+     python benchmarks/corpus_report.py --security  (docs/corpus.md's S18 table)
 """
 
 from __future__ import annotations
@@ -69,9 +70,38 @@ def tools() -> None:
         )
 
 
+def security() -> None:
+    """S18 per document: each security scheme, where its credential goes, how many tools
+    accept it, and the parameters left out because a credential fills them."""
+    print("| document | scheme | kind | goes in | tools accepting it | tools needing none |")
+    print("|---|---|---|---|---:|---:|")
+    for path in sorted(CORPUS.glob("*.json")):
+        document = json.loads(path.read_text(encoding="utf-8"))
+        result = toolshape.plan_document(document, style="nested", source=path.name)
+        schemes: dict[str, toolshape.SecurityScheme] = {}
+        counts: collections.Counter[str] = collections.Counter()
+        for tool in result.tools:
+            for scheme in {
+                s.name: s for alternative in tool.security for s in alternative
+            }.values():
+                schemes[scheme.name] = scheme
+                counts[scheme.name] += 1
+        open_tools = sum(1 for t in result.tools if () in t.security)
+        hidden = sum(1 for d in result.diagnostics if "(a credential)" in d.message)
+        for name in result.security_schemes or ("-",):
+            used = schemes.get(name)
+            kind = used.kind + (f" {used.scheme}" if used.scheme else "") if used else "-"
+            place = f"{used.location} `{used.parameter}`" if used and used.location else "-"
+            print(f"| {path.stem} | {name} | {kind} | {place} | {counts[name]} | {open_tools} |")
+        if hidden:
+            print(f"| {path.stem} | (credential parameters left out: {hidden} tools) | | | | |")
+
+
 if __name__ == "__main__" and "--unions" not in __import__("sys").argv:
     if "--tools" in __import__("sys").argv:
         tools()
+    elif "--security" in __import__("sys").argv:
+        security()
     else:
         main()
 

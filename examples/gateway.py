@@ -5,17 +5,20 @@ It plans an OpenAPI document once, lists every tool as the MCP `Tool` its plan d
 call runs `Plan.call`, sends the `Request` upstream with httpx and answers with
 `Plan.result(...)`: the upstream response as MCP content, with `structuredContent` where the
 tool's output schema holds. Argument errors become the S13.6 answer for the client's protocol
-version, and the upstream is never called for them.
+version, and the upstream is never called for them. Credentials come from the gateway's
+environment and are applied per the operation's security (S18.2); the model never sees them.
 
 Run (MCP over stdio):
     python -m examples.gateway SPEC --base-url URL [--style flat|nested]
         [--profile 2026-11-06|legacy] [--header NAME:VALUE ...]
+        [--credential SCHEME=env:VAR ...] [--fixed NAME=JSON ...]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -29,7 +32,8 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 
 import toolshape
-from toolshape import ArgumentError, EncodeError, Plan, error_result
+from toolshape import ArgumentError, CredentialError, EncodeError, Plan, error_result
+from toolshape.cli import credentials_from, fixed_from
 
 
 def build_server(
@@ -38,12 +42,14 @@ def build_server(
     base_url: str,
     http: httpx.AsyncClient,
     headers: Mapping[str, str] | None = None,
+    credentials: Mapping[str, Any] | None = None,
     name: str = "toolshape-gateway",
 ) -> Server[Any]:
     """An MCP server whose tools are `plans`, sending each accepted call to `base_url`.
 
-    `headers` are the gateway's own outbound headers (credentials, tenant defaults); they are the
-    inbound headers of `Plan.call`, so a header argument replaces one of the same name (S12.2).
+    `headers` are the gateway's own outbound headers (tenant defaults); they are the inbound
+    headers of `Plan.call`, so a header argument replaces one of the same name (S12.2).
+    `credentials` map security scheme names to values, applied per operation (S18.2).
     """
     by_name = {plan.name: plan for plan in plans}
     # S16.5: every tool as the MCP Tool object the plan describes (title, description,
@@ -64,7 +70,13 @@ def build_server(
             raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {params.name}")
         arguments = params.arguments if params.arguments is not None else {}
         try:
-            request = plan.call(arguments, headers=gateway_headers)
+            request = plan.call(arguments, headers=gateway_headers, credentials=credentials)
+        except CredentialError as error:
+            # S18.2: the gateway's configuration, not the model's call; the upstream is not called.
+            return types.CallToolResult(
+                content=[types.TextContent(type="text", text=f"gateway error: {error.message}")],
+                is_error=True,
+            )
         except ArgumentError as error:
             answer = error_result(error, ctx.protocol_version)
             if "isError" in answer:
@@ -94,12 +106,25 @@ def build_server(
     return Server(name, on_list_tools=on_list_tools, on_call_tool=on_call_tool)
 
 
-def plan_tools(document: Any, *, style: str, profile: toolshape.Profile, source: str) -> list[Plan]:
-    """Every tool that plans; planning errors are written to stderr (stdout is the MCP stream)."""
-    result = toolshape.plan_document(document, style=style, profile=profile, source=source)
+def plan_tools(
+    document: Any,
+    *,
+    style: str,
+    profile: toolshape.Profile,
+    source: str,
+    fixed: Mapping[str, Any] | None = None,
+) -> toolshape.PlanResult:
+    """Every tool that plans; planning errors and warnings are written to stderr (stdout is
+    the MCP stream)."""
+    result = toolshape.plan_document(
+        document, style=style, profile=profile, source=source, fixed=fixed
+    )
     for error in result.errors:
         print(f"toolshape: {error.message}", file=sys.stderr)
-    return list(result.tools)
+    for note in result.diagnostics:
+        if note.level == "warning" and note.tool is None:
+            print(f"toolshape: warning: {note.message}", file=sys.stderr)
+    return result
 
 
 async def serve(server: Server[Any]) -> None:
@@ -117,15 +142,45 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--style", default="flat", help="toolInputStyle: flat or nested")
     parser.add_argument("--profile", default="2026-11-06", choices=toolshape.PROFILES)
     parser.add_argument("--header", action="append", default=[], metavar="NAME:VALUE")
+    parser.add_argument(
+        "--credential",
+        action="append",
+        default=[],
+        metavar="SCHEME=env:VAR",
+        help="a credential for a security scheme, read from the environment variable VAR",
+    )
+    parser.add_argument(
+        "--fixed",
+        action="append",
+        default=[],
+        metavar="NAME=JSON",
+        help="an argument the gateway supplies on every call that declares it",
+    )
     args = parser.parse_args(argv)
     with open(args.spec, encoding="utf-8") as handle:
         document = json.load(handle)
     headers = dict(h.split(":", 1) for h in args.header)
-    plans = plan_tools(document, style=args.style, profile=args.profile, source=args.spec)
+    try:
+        fixed = fixed_from(args.fixed)
+        result = plan_tools(
+            document, style=args.style, profile=args.profile, source=args.spec, fixed=fixed
+        )
+        credentials = credentials_from(args.credential, os.environ, result.security_schemes)
+    except ValueError as error:
+        print(f"toolshape: {error}", file=sys.stderr)
+        return 2
+    plans = list(result.tools)
 
     async def run() -> None:
         async with httpx.AsyncClient() as http:
-            await serve(build_server(plans, base_url=args.base_url, http=http, headers=headers))
+            server = build_server(
+                plans,
+                base_url=args.base_url,
+                http=http,
+                headers=headers,
+                credentials=credentials or None,
+            )
+            await serve(server)
 
     anyio.run(run)
     return 0

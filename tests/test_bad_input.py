@@ -49,7 +49,7 @@ def test_missing_paths_is_a_diagnostic() -> None:
         (
             lambda op: op.update(parameters={"a": 1}),
             "parameter",
-            "`parameters` at `/paths/~1stores~1{storeId}~1search/post/parameters` is a dict",
+            "`parameters` at `/paths/~1stores~1{storeId}~1search/post/parameters` is a mapping",
         ),
         (
             lambda op: op.update(requestBody=[]),

@@ -64,6 +64,8 @@ def test_plan_json_shape(tmp_path: Path) -> None:
         "contentType",
         "style",
         "body",
+        "security",
+        "fixed",
     ]
     assert (route["name"], route["method"], route["contentType"], route["style"]) == (
         "searchProducts",

@@ -13,6 +13,7 @@ from jsonschema import validators
 
 from tests.conftest import CORPUS
 from toolshape import Plan, plan_document
+from toolshape._types import CHANNEL_ARGUMENT
 
 DOCUMENTS = sorted(CORPUS.glob("*.json"))
 
@@ -156,3 +157,32 @@ def test_corpus_plans_flat_without_errors_under_legacy(path: Path) -> None:
     result = plan_document(document, style="flat", profile="legacy", source=path.name)
     assert result.errors == ()
     assert len(result.tools) == len(plan_document(document, style="nested", source=path.name).tools)
+
+
+@pytest.mark.parametrize("path", DOCUMENTS, ids=[p.stem for p in DOCUMENTS])
+def test_corpus_credentials_are_never_advertised(path: Path) -> None:
+    """S18.1, S18.3: every tool records its security alternatives, and no parameter a
+    credential carries is advertised or routed from an argument, flat or nested."""
+    document = load(path)
+    result = plan_document(document, style="flat", source=path.name)
+    components = document.get("components", {}).get("securitySchemes", {})
+    assert result.security_schemes == tuple(components)
+    for tool in result.tools:
+        assert tool.security, tool.name
+        named = {s.name for alternative in tool.security for s in alternative}
+        assert named <= set(components), tool.name
+        carried = {
+            (s.location, s.parameter.lower() if s.location == "header" else s.parameter)
+            for alternative in tool.security
+            for s in alternative
+            if s.location is not None and s.parameter is not None
+        }
+        routes = {
+            (r.channel, r.name.lower() if r.channel == "header" else r.name)
+            for r in tool.parameters
+        }
+        assert not routes & carried, tool.name
+        nested = tool.nested_schema["properties"]
+        for channel, name in carried:
+            holder = nested.get(CHANNEL_ARGUMENT[channel], {}).get("properties", {})
+            assert name not in {k.lower() for k in holder}, (tool.name, name)

@@ -98,13 +98,16 @@ def session(
     work: Callable[[Client], Awaitable[T]],
     headers: dict[str, str] | None = None,
     mode: str = "legacy",
+    credentials: dict[str, Any] | None = None,
 ) -> T:
     """Run `work` with an SDK client connected in memory to the gateway serving `tools`."""
     base = f"http://127.0.0.1:{upstream.server_address[1]}"
 
     async def run() -> T:
         async with httpx.AsyncClient() as http:
-            server = build_server(tools, base_url=base, http=http, headers=headers)
+            server = build_server(
+                tools, base_url=base, http=http, headers=headers, credentials=credentials
+            )
             async with Client(server, mode=mode) as client:
                 return await work(client)
 
@@ -712,3 +715,123 @@ def test_form_and_multipart_bodies_arrive_exactly_through_the_sdk() -> None:
             ["tags", '["a", "b"]'],
         ],
     }
+
+
+# -- S18: credentials and fixed arguments, end to end -----------------------------------------
+
+SECURE_API: dict[str, Any] = {
+    "openapi": "3.1.0",
+    "info": {"title": "reports", "version": "1"},
+    "components": {"securitySchemes": {"bearerAuth": {"type": "http", "scheme": "bearer"}}},
+    "security": [{"bearerAuth": []}],
+    "paths": {
+        "/reports": {
+            "get": {
+                "operationId": "listReports",
+                "parameters": [
+                    {"name": "q", "in": "query", "schema": {"type": "string"}},
+                    {
+                        "name": "api-version",
+                        "in": "query",
+                        "required": True,
+                        "schema": {"enum": ["2024-01", "2025-01"]},
+                    },
+                ],
+                "responses": {"200": {"description": "ok"}},
+            }
+        }
+    },
+}
+
+
+class Guarded(Echo):
+    """An upstream that checks the `Authorization` header: 401 unless it is the token."""
+
+    server: GuardedUpstream
+
+    def _handle(self) -> None:
+        if self.headers.get("authorization") == f"Bearer {self.server.token}":
+            super()._handle()
+            return
+        self.server.seen.append((self.command, self.path, {}, b"refused"))
+        reply = b'{"error": "unauthorized"}'
+        self.send_response(401)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(reply)))
+        self.end_headers()
+        self.wfile.write(reply)
+
+    do_GET = _handle
+
+
+class GuardedUpstream(Upstream):
+    token: str
+
+
+def test_credentials_from_the_environment_and_fixed_arguments_over_stdio(tmp_path: Path) -> None:
+    """S18 end to end: the SDK's client → `python -m examples.gateway --credential
+    bearerAuth=env:REPORTS_TOKEN --fixed api-version=...` over stdio → an upstream that checks
+    the bearer token. The token comes from the gateway's environment and never appears in the
+    tools; the fixed query parameter arrives on every call; a model argument naming it gets the
+    S13.6 error answer and the upstream is not called."""
+    server = GuardedUpstream(("127.0.0.1", 0), Guarded)
+    server.seen = []
+    server.token = "s3cret-token"
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    spec = tmp_path / "reports.json"
+    spec.write_text(json.dumps(SECURE_API), encoding="utf-8")
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=[
+            "-m",
+            "examples.gateway",
+            str(spec),
+            "--base-url",
+            f"http://127.0.0.1:{server.server_address[1]}",
+            "--credential",
+            "bearerAuth=env:REPORTS_TOKEN",
+            "--fixed",
+            'api-version="2025-01"',
+        ],
+        cwd=str(Path(__file__).resolve().parents[1]),
+        env={"REPORTS_TOKEN": "s3cret-token"},
+    )
+
+    async def run() -> tuple[Any, list[types.CallToolResult]]:
+        async with Client(params) as client:
+            listed = await client.list_tools()
+            results = [
+                await client.call_tool("listReports", {"q": "sales"}),
+                await client.call_tool("listReports", {}),
+                await client.call_tool("listReports", {"q": "x", "api-version": "2024-01"}),
+            ]
+            return listed, results
+
+    try:
+        listed, (first, second, forged) = anyio.run(run)
+    finally:
+        server.shutdown()
+        server.server_close()
+    (tool,) = listed.tools
+    assert set(tool.input_schema["properties"]) == {"q"}
+    assert "s3cret" not in json.dumps(tool.model_dump(mode="json"))
+    assert not first.is_error, text(first)
+    assert not second.is_error, text(second)
+    assert [(method, path) for method, path, _, _ in server.seen] == [
+        ("GET", "/reports?q=sales&api-version=2025-01"),
+        ("GET", "/reports?api-version=2025-01"),
+    ]
+    assert all(
+        headers["authorization"] == "Bearer s3cret-token" for _, _, headers, _ in server.seen
+    )
+    assert forged.is_error
+    assert "api-version: `api-version` is set by the gateway" in text(forged)
+
+
+def test_credentials_no_alternative_accepts_are_a_gateway_error(upstream: Upstream) -> None:
+    """S18.2: the gateway's configuration at fault: an error answer that says so, and the
+    upstream is not called."""
+    tools = list(plan_document(SECURE_API, style="flat", fixed={"api-version": "2025-01"}).tools)
+    answer = refused(upstream, tools, "listReports", {}, credentials={"basicAuth": "u:p"})
+    assert answer.startswith("gateway error: Credentials for tool 'listReports' satisfy none")

@@ -10,6 +10,7 @@ from toolshape._engine import compile_engine
 from toolshape._errors import (
     ArgumentError,
     ArgumentIssue,
+    CredentialError,
     DocumentError,
     EncodeError,
     PlanDataError,
@@ -19,7 +20,7 @@ from toolshape._errors import (
 )
 from toolshape._hoist import hoist_body
 from toolshape._mcp import error_result
-from toolshape._model import ParameterRoute, Plan, PlanResult
+from toolshape._model import FixedArgument, ParameterRoute, Plan, PlanResult
 from toolshape._options import PROFILES, Options, Profile
 from toolshape._plan_format import PLAN_FORMAT, PLAN_SCHEMA
 from toolshape._policy import KeyPolicy, apply_key_policy
@@ -36,6 +37,8 @@ from toolshape._types import (
     ParamStyle,
     Reading,
     Request,
+    SecurityKind,
+    SecurityScheme,
     Style,
     Wrapped,
 )
@@ -56,9 +59,11 @@ __all__ = [
     "BodyShape",
     "Channel",
     "Collision",
+    "CredentialError",
     "Diagnostic",
     "DocumentError",
     "EncodeError",
+    "FixedArgument",
     "Hoisted",
     "KeyPolicy",
     "Level",
@@ -75,6 +80,8 @@ __all__ = [
     "Reading",
     "Request",
     "Router",
+    "SecurityKind",
+    "SecurityScheme",
     "Style",
     "ToolshapeError",
     "Wrapped",

@@ -51,6 +51,11 @@ class PlanSettings(TypedDict, total=False):
     annotations: Mapping[str, Mapping[str, object]] | None
     """MCP `ToolAnnotations` hints that override the method's (S16.2), by operationId (or
     derived name)."""
+    fixed: Mapping[str, object] | None
+    """Arguments the gateway supplies for every operation that declares them, by wire name
+    (S18.4): left out of the advertised schemas, validated now, routed on every call."""
+    fixed_per_operation: Mapping[str, Mapping[str, object]] | None
+    """`fixed` for one operation, by operationId (or derived name); wins over `fixed`."""
 
 
 _KEYWORDS = frozenset(PlanSettings.__annotations__)
@@ -82,11 +87,13 @@ def settings(
         source=given.get("source", "openapi.json"),
         route=route,
         env=env,
+        fixed=dict(given.get("fixed") or {}),
     )
     tools = ToolSettings(
         styles=dict(given.get("styles") or {}),
         names=dict(given.get("names") or {}),
         annotations=dict(given.get("annotations") or {}),
+        fixed={key: dict(value) for key, value in (given.get("fixed_per_operation") or {}).items()},
     )
     return server, tools, notes
 
@@ -133,7 +140,29 @@ def plan_document(
             planned.append(plan)
             diagnostics.extend(plan.diagnostics)
     diagnostics.extend(_unknown_keys(tools, seen, server.source))
-    return PlanResult(tuple(planned), tuple(errors), tuple(diagnostics))
+    diagnostics.extend(_unused_fixed(server.fixed, planned, errors, server.source))
+    return PlanResult(
+        tuple(planned), tuple(errors), tuple(diagnostics), reader.security_scheme_names()
+    )
+
+
+def _unused_fixed(
+    fixed: Mapping[str, object], plans: list[Plan], errors: list[PlanError], source: str
+) -> list[Diagnostic]:
+    """S18.4: a warning for every `fixed` name no operation declares."""
+    used = {item.name for plan in plans for item in plan.fixed}
+    used |= {e.property for e in errors if e.rule == "S18.4" and e.property is not None}
+    unused = [name for name in fixed if name not in used]
+    if not unused:
+        return []
+    shown = ", ".join(f"`{name}`" for name in unused)
+    return [
+        Diagnostic(
+            "warning",
+            f"`fixed` names {shown}, which no operation of {source} declares (as a parameter, "
+            "or a property of a body that flattens), so it changes nothing",
+        )
+    ]
 
 
 def _name_clash(plan: Plan, first: Plan) -> PlanError:

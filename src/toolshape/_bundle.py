@@ -137,6 +137,8 @@ def kind_of(value: object) -> str:
         return "string"
     if isinstance(value, list):
         return "list"
+    if isinstance(value, Mapping):
+        return "mapping"
     return type(value).__name__
 
 

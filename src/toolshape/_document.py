@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from toolshape._bundle import Bundler, Problem, fail, kind_of
 from toolshape._dialects import DRAFT2020_12, OPENAPI30, dialect_of
-from toolshape._errors import DocumentError
+from toolshape._errors import DocumentError, PlanErrorKind
 from toolshape._http import (
     CLIENT_HEADERS,
     DEFAULT_STYLE,
@@ -30,6 +30,7 @@ from toolshape._http import (
 from toolshape._json import Unchecked
 from toolshape._pointers import escape, subschemas
 from toolshape._types import (
+    NO_SECURITY,
     PARAMETER_CHANNELS,
     Body,
     Channel,
@@ -37,6 +38,8 @@ from toolshape._types import (
     Output,
     Parameter,
     Schema,
+    Security,
+    SecurityScheme,
 )
 from toolshape._views import View
 
@@ -111,6 +114,8 @@ class DocumentReader:
         """S16.3: read each operation's success response for its output schema."""
         self.request_view = View("readOnly", base64=True)
         self.response_view = View("writeOnly")
+        self._schemes: dict[str, SecurityScheme | Problem] = {}
+        self._document_security: Security | Problem | None = None
 
     def location(self, pointer: str) -> str:
         """`<source>#<pointer>` (S9.3)."""
@@ -197,6 +202,7 @@ class DocumentReader:
         ):  # readOnly properties or binary strings to rewrite (S16.6, S17.5)
             params, bodies, defs, read_only = self._request_view(params, bodies, defs)
         summary, description = raw.node.get("summary"), raw.node.get("description")
+        security = self._security(raw)
         op = Operation(
             path=raw.path,
             method=raw.method,
@@ -212,8 +218,113 @@ class DocumentReader:
             output=output,
             output_problem=output_problem,
             read_only=read_only,
+            security=security,
         )
         return self._patterns(op)
+
+    # -- security (S18.1) --------------------------------------------------------------------
+
+    def security_scheme_names(self) -> tuple[str, ...]:
+        """Every scheme name `components.securitySchemes` defines, in document order."""
+        components = self.document.get("components")
+        schemes = components.get("securitySchemes") if isinstance(components, Mapping) else None
+        return tuple(str(name) for name in schemes) if isinstance(schemes, Mapping) else ()
+
+    def _security(self, raw: RawOperation) -> Security:
+        """S18.1: the operation's `security`, else the document's; `[]` (or none) is none."""
+        if isinstance(raw.node, Mapping) and "security" in raw.node:
+            return self._requirements(raw.node["security"], raw.pointer + "/security")
+        found = self._document_security
+        if found is None:
+            try:
+                found = self._requirements(self.document.get("security", []), "/security")
+            except Problem as problem:
+                found = problem
+            self._document_security = found
+        if isinstance(found, Problem):
+            raise found
+        return found
+
+    def _requirements(self, given: Unchecked, pointer: str) -> Security:
+        if not isinstance(given, list):
+            fail("document", f"the `security` at `{pointer}` is a {kind_of(given)}, not a list")
+        alternatives = []
+        for index, requirement in enumerate(given):
+            if not isinstance(requirement, Mapping):
+                fail(
+                    "document",
+                    f"the security requirement at `{pointer}/{index}` is a "
+                    f"{kind_of(requirement)}, not a mapping of scheme names",
+                    "S18.1",
+                )
+            alternatives.append(
+                tuple(self._scheme(str(name), f"{pointer}/{index}") for name in requirement)
+            )
+        return tuple(alternatives) or NO_SECURITY
+
+    def _scheme(self, name: str, pointer: str) -> SecurityScheme:
+        """One scheme of `components.securitySchemes`, read once per document."""
+        found = self._schemes.get(name)
+        if found is None:
+            try:
+                found = self._read_scheme(name, pointer)
+            except Problem as problem:
+                found = problem
+            self._schemes[name] = found
+        if isinstance(found, Problem):
+            raise found
+        return found
+
+    def _read_scheme(self, name: str, pointer: str) -> SecurityScheme:
+        components = self.document.get("components")
+        schemes = components.get("securitySchemes") if isinstance(components, Mapping) else None
+        if not isinstance(schemes, Mapping) or name not in schemes:
+            fail(
+                "document",
+                f"the security requirement at `{pointer}` names the scheme `{name}`, which "
+                "`components.securitySchemes` does not define",
+                "S18.1",
+            )
+        at = f"/components/securitySchemes/{escape(name)}"
+        node = self.bundler.follow(schemes[name], at)
+        kind = node.get("type") if isinstance(node, Mapping) else None
+        if not isinstance(node, Mapping) or kind not in (
+            "apiKey",
+            "http",
+            "oauth2",
+            "openIdConnect",
+            "mutualTLS",
+        ):
+            fail(
+                "document",
+                f"the security scheme at `{at}` has no `type` of apiKey, http, oauth2, "
+                "openIdConnect or mutualTLS",
+                "S18.1",
+            )
+        if kind == "apiKey":
+            where, key = node.get("in"), node.get("name")
+            if where not in ("header", "query", "cookie") or not isinstance(key, str) or not key:
+                fail(
+                    "document",
+                    f"the apiKey scheme at `{at}` needs `in` (header, query or cookie) and a "
+                    "`name`",
+                    "S18.1",
+                )
+            if where != "query":
+                self._check_http_name(key, where, at, scheme=True)
+            return SecurityScheme(name, kind, where, key.lower() if where == "header" else key)
+        if kind == "http":
+            scheme = node.get("scheme")
+            if not isinstance(scheme, str) or not HTTP_TOKEN.match(scheme):
+                fail(
+                    "document",
+                    f"the http scheme at `{at}` needs a `scheme` (bearer, basic, ...)",
+                    "S18.1",
+                )
+            return SecurityScheme(name, kind, "header", "authorization", scheme.lower())
+        if kind == "mutualTLS":
+            return SecurityScheme(name, kind, None, None)
+        return SecurityScheme(name, kind, "header", "authorization", "bearer")
 
     def _request_view(
         self, params: tuple[Parameter, ...], bodies: tuple[Body, ...], defs: Mapping[str, Schema]
@@ -395,22 +506,26 @@ class DocumentReader:
     def _parameter_schema(self, node: Unchecked, pointer: str, refs: list[str]) -> Schema:
         return self.bundler.schema(node, pointer, refs)
 
-    def _check_http_name(self, name: str, channel: Channel, pointer: str) -> None:
+    def _check_http_name(
+        self, name: str, channel: Channel, pointer: str, *, scheme: bool = False
+    ) -> None:
         """S12.2: a header or cookie name must be an HTTP token; framing headers stay the
-        client's."""
+        client's. (`scheme`: the name is an apiKey scheme's, S18.1.)"""
+        what = f"the apiKey scheme's {channel}" if scheme else f"the {channel} parameter"
+        kind: PlanErrorKind = "document" if scheme else "parameter"
         if not HTTP_TOKEN.match(name):
             fail(
-                "parameter",
-                f"the {channel} parameter `{name}` at `{pointer}` is not a valid HTTP "
+                kind,
+                f"{what} `{name}` at `{pointer}` is not a valid HTTP "
                 f"{'header' if channel == 'header' else 'cookie'} name (an RFC 9110 token), "
                 "so no HTTP client can send it. Rename it",
                 "S12.2",
             )
         if channel == "header" and name.lower() in CLIENT_HEADERS:
             fail(
-                "parameter",
-                f"the header parameter `{name}` at `{pointer}` names a header the HTTP client "
-                "owns (it frames or routes the request), so no argument may set it. Remove it",
+                kind,
+                f"{what} `{name}` at `{pointer}` names a header the HTTP client owns (it "
+                "frames or routes the request), so nothing may set it. Remove it",
                 "S12.2",
             )
 

@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from toolshape._credentials import Applied, apply_credentials
 from toolshape._errors import ArgumentError, ArgumentIssue
 from toolshape._json import JsonObject, Unchecked, thaw
 from toolshape._reading import pick_reading
 from toolshape._result import tool_result
-from toolshape._route import Router, route_args
+from toolshape._route import Router, routed
 from toolshape._types import CHANNEL_ARGUMENT, NO_BODY, Inbound, Reading, Request, Schema
 from toolshape._validate import Judge
 
@@ -25,6 +26,10 @@ if TYPE_CHECKING:
 
 def _unexpected(key: str) -> ArgumentIssue:
     return ArgumentIssue(key, "additionalProperties", "is not an argument of this tool")
+
+
+def _set_by_gateway(path: str, name: str) -> ArgumentIssue:
+    return ArgumentIssue(path, "fixed", f"`{name}` is set by the gateway")
 
 
 class Engine:
@@ -114,8 +119,15 @@ class Engine:
 
     # -- calls -------------------------------------------------------------------------------
 
-    def call(self, arguments: Unchecked, headers: Inbound = None) -> Request:
-        """S13: the request for `arguments`, or ArgumentError with the first reading's problems."""
+    def call(
+        self,
+        arguments: Unchecked,
+        headers: Inbound = None,
+        credentials: Mapping[str, Unchecked] | None = None,
+    ) -> Request:
+        """S13: the request for `arguments`, or ArgumentError with the first reading's problems
+        (CredentialError first, for credentials no alternative accepts: S18.2)."""
+        applied = apply_credentials(self.router.security, credentials, self.router.tool)
         reported: list[ArgumentIssue] | None = None
         readings = pick_reading(
             arguments,
@@ -124,7 +136,7 @@ class Engine:
             flat_properties=self.flat_properties,
         )
         for reading in readings:
-            outcome = self._attempt(arguments, reading, headers)
+            outcome = self._attempt(arguments, reading, headers, applied)
             if isinstance(outcome, Request):
                 return outcome
             if reported is None:
@@ -132,18 +144,38 @@ class Engine:
         raise ArgumentError(self.router.tool, reported or [])
 
     def _attempt(
-        self, arguments: Unchecked, reading: Reading, headers: Inbound
+        self, arguments: Unchecked, reading: Reading, headers: Inbound, applied: Applied
     ) -> Request | list[ArgumentIssue]:
         """One reading of a call: the request, or the problems that reject it."""
+        if self.router.fixed_names:
+            fixed = self._fixed_given(arguments, reading)
+            if fixed:
+                return fixed
         if self.validation == "per-channel":
             split = self._per_channel(arguments, reading)
             if isinstance(split, list):
                 return split
-            return self._checked(route_args(self.router, split, "nested", headers=headers))
+            return self._checked(routed(self.router, split, "nested", headers, applied))
         problems = self.judge(reading if self.style == "flat" else "nested").problems(arguments)
         if problems:
             return problems
-        return self._checked(route_args(self.router, arguments, reading, headers=headers))
+        return self._checked(routed(self.router, arguments, reading, headers, applied))
+
+    def _fixed_given(self, arguments: Unchecked, reading: Reading) -> list[ArgumentIssue]:
+        """S18.4: an argument naming a fixed argument is an error, under any key policy."""
+        if not isinstance(arguments, dict):
+            return []
+        names = self.router.fixed_names
+        if reading == "flat":
+            top = names.get("", frozenset())
+            return [_set_by_gateway(key, key) for key in arguments if key in top]
+        return [
+            _set_by_gateway(f"{channel}.{key}", key)
+            for channel, value in arguments.items()
+            if channel in names and isinstance(value, dict)
+            for key in value
+            if key in names[channel]
+        ]
 
     def _checked(self, request: Request) -> Request | list[ArgumentIssue]:
         """S6.3, S11: the original body schema judges the routed body too, with nested paths."""

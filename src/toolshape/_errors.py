@@ -282,6 +282,64 @@ class EncodeError(ToolshapeError):
         return cls(str(data["contentType"]))
 
 
+class CredentialError(ToolshapeError):
+    """S18.2: the gateway's credentials can't authenticate a call (the gateway's fault, not the
+    model's): they satisfy none of the operation's security alternatives, or one is malformed.
+    The message names schemes, never a credential's value."""
+
+    tool: str
+    accepted: tuple[tuple[str, ...], ...]
+    """The operation's alternatives, by scheme name."""
+    given: tuple[str, ...]
+    """The scheme names the credentials were given for."""
+    reason: str | None
+    """What is wrong with one credential, when that is the problem."""
+
+    def __init__(
+        self,
+        tool: str,
+        accepted: Sequence[Sequence[str]],
+        given: Sequence[str],
+        reason: str | None = None,
+    ) -> None:
+        self.tool = tool
+        self.accepted = tuple(tuple(a) for a in accepted)
+        self.given = tuple(given)
+        self.reason = reason
+        super().__init__(self.message)
+
+    @property
+    def message(self) -> str:
+        """What the operation accepts and what was given (or what is wrong with a credential)."""
+        if self.reason is not None:
+            return f"Credentials for tool '{self.tool}': {self.reason}"
+        accepted = " or ".join(
+            " and ".join(f"`{name}`" for name in alternative) for alternative in self.accepted
+        )
+        given = ", ".join(f"`{name}`" for name in self.given) or "none"
+        return (
+            f"Credentials for tool '{self.tool}' satisfy none of its security alternatives: it "
+            f"accepts {accepted}; credentials were given for {given}"
+        )
+
+    def _fields(self) -> dict[str, Json]:
+        return {
+            "tool": self.tool,
+            "accepted": [list(a) for a in self.accepted],
+            "given": list(self.given),
+            "reason": self.reason,
+        }
+
+    @classmethod
+    def _from_fields(cls, data: Mapping[str, Json]) -> CredentialError:
+        return cls(
+            str(data["tool"]),
+            [[str(n) for n in a] for a in data["accepted"]],
+            [str(n) for n in data["given"]],
+            None if data.get("reason") is None else str(data["reason"]),
+        )
+
+
 #: Every error class by name, for `ToolshapeError.from_dict` (S15.3).
 _ERROR_CLASSES: dict[str, type[ToolshapeError]] = {
     cls.__name__: cls
@@ -292,5 +350,6 @@ _ERROR_CLASSES: dict[str, type[ToolshapeError]] = {
         PlanDataError,
         ArgumentError,
         EncodeError,
+        CredentialError,
     )
 }

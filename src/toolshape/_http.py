@@ -76,6 +76,22 @@ def media_base(content_type: str) -> str:
     return content_type.partition(";")[0].strip().lower()
 
 
+#: S12.2: what a header value may hold: visible ASCII and Latin-1, spaces and tabs inside.
+_HEADER_VALUE = re.compile(r"[\t\x20-\x7e\x80-\xff]*")
+
+
+def header_problem(text: str) -> str | None:
+    """S12.2: why `text` can't be a header value (an HTTP client would refuse it), or None."""
+    if not _HEADER_VALUE.fullmatch(text):
+        return (
+            "a header value can't contain CR, LF, NUL or other control characters, or text "
+            "outside Latin-1"
+        )
+    if text != text.strip(" \t"):
+        return "a header value can't start or end with a space or tab"
+    return None
+
+
 def part_media(content_type: str) -> str | None:
     """S17.3, S17.4: the media type an `encoding` entry's `contentType` sends: the first of a
     comma-separated list (`image/png, image/jpeg`); None for a range (`image/*`), which is no

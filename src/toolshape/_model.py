@@ -25,6 +25,8 @@ from toolshape._types import (
     ParamStyle,
     Request,
     Schema,
+    Security,
+    SecurityScheme,
     Style,
 )
 
@@ -73,11 +75,46 @@ class ParameterRoute:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class FixedArgument:
+    """S18.4: an argument the gateway supplies on every call, out of the advertised schemas."""
+
+    name: str
+    """Its wire name after S4.5 (a header lower case, a body property as declared)."""
+    value: Json
+    route: ParameterRoute | None
+    """How a parameter travels; None for a body property (set in the routed body)."""
+
+    def to_dict(self) -> JsonObject:
+        """The fixed argument as plain data."""
+        return {
+            "name": self.name,
+            "value": self.value,
+            "route": None if self.route is None else self.route.to_dict(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Unchecked]) -> FixedArgument:
+        """Load a fixed argument written by `to_dict`."""
+        route = data["route"]
+        return cls(
+            data["name"],
+            thaw(data["value"]),
+            None if route is None else ParameterRoute.from_dict(route),
+        )
+
+
 class CallEngine(Protocol):
     """What serves a plan's calls (`toolshape._engine.Engine`), as the model sees it."""
 
-    def call(self, arguments: Unchecked, headers: Inbound) -> Request:
-        """The request for `arguments` (S12, S13), or an `ArgumentError`."""
+    def call(
+        self,
+        arguments: Unchecked,
+        headers: Inbound,
+        credentials: Mapping[str, Unchecked] | None,
+    ) -> Request:
+        """The request for `arguments` (S12, S13, S18), or an `ArgumentError` (a
+        `CredentialError` for credentials no security alternative accepts)."""
         ...
 
     def result(
@@ -136,22 +173,43 @@ class Plan:
     """S17.3, S17.4: the media type's `encoding` map, per body property."""
     binary: Mapping[str, Mapping[str, Json]] = field(default_factory=dict)
     """S17.5: the body's top-level binary (base64) properties: `mediaType`, `array`."""
+    security: Security = ((),)
+    """S18.1: the operation's security alternatives, in order (`((),)`: none needed)."""
+    fixed: tuple[FixedArgument, ...] = ()
+    """S18.4: the arguments the gateway supplies on every call."""
     _text: str | None = field(default=None, init=False, repr=False, compare=False)
     _engine: CallEngine | None = field(default=None, init=False, repr=False, compare=False)
 
     #: How a plan's call engine is built; the package wires `toolshape._engine.compile_engine`.
     compile_engine: ClassVar[Callable[[Plan], CallEngine] | None] = None
 
-    def call(self, arguments: Unchecked, *, headers: Inbound = None) -> Request:
-        """The HTTP request a tool call's `arguments` describe (S12, S13).
+    def call(
+        self,
+        arguments: Unchecked,
+        *,
+        headers: Inbound = None,
+        credentials: Mapping[str, Unchecked] | None = None,
+    ) -> Request:
+        """The HTTP request a tool call's `arguments` describe (S12, S13, S18).
 
         `headers` are the inbound headers the MCP client sent (a mapping or `(name, value)`
         pairs); a header argument replaces the inbound header of the same name (S12.2).
+        `credentials` maps security scheme names to values (a token; for `basic` a
+        `(user, password)` pair or `"user:password"`): the first security alternative they
+        all satisfy is applied, replacing inbound headers of the same names (S18.2). Without
+        `credentials` nothing is added.
 
         Raises:
             ArgumentError: the arguments are rejected; no request is made (S13.4, S14.2).
+            CredentialError: `credentials` satisfy none of the operation's alternatives, or
+                one of them is malformed (S18.2): the gateway's fault, not the model's.
         """
-        return self._compiled().call(arguments, headers)
+        return self._compiled().call(arguments, headers, credentials)
+
+    @property
+    def credential_schemes(self) -> tuple[str, ...]:
+        """S18.1: the names of every scheme of the operation's alternatives, in order."""
+        return tuple(dict.fromkeys(s.name for alternative in self.security for s in alternative))
 
     def result(
         self,
@@ -245,6 +303,8 @@ class Plan:
             "bodyEncoding": self.body_encoding,
             "encoding": thaw(dict(self.encoding)),
             "binary": thaw(dict(self.binary)),
+            "security": [[s.to_dict() for s in alternative] for alternative in self.security],
+            "fixed": [f.to_dict() for f in self.fixed],
             "diagnostics": [d.to_dict() for d in self.diagnostics],
         }
 
@@ -285,6 +345,11 @@ class Plan:
             body_encoding=data["bodyEncoding"],
             encoding=thaw(data["encoding"]),
             binary=thaw(data["binary"]),
+            security=tuple(
+                tuple(SecurityScheme.from_dict(s) for s in alternative)
+                for alternative in data["security"]
+            ),
+            fixed=tuple(FixedArgument.from_dict(f) for f in data["fixed"]),
         )
 
     def _canonical(self) -> str:
@@ -317,3 +382,6 @@ class PlanResult:
     errors: tuple[PlanError, ...]
     diagnostics: tuple[Diagnostic, ...]
     """Document-level diagnostics followed by every tool's own (S9.4)."""
+    security_schemes: tuple[str, ...] = ()
+    """S18.1: every scheme name `components.securitySchemes` defines, in document order: the
+    names `credentials` may use (a gateway checks its configuration against them)."""

@@ -23,9 +23,10 @@ from toolshape._errors import PlanError, PlanErrorKind
 from toolshape._hoist import hoist_body
 from toolshape._http import is_binary_media
 from toolshape._json import Unchecked
-from toolshape._model import ParameterRoute, Plan
+from toolshape._model import FixedArgument, ParameterRoute, Plan
 from toolshape._names import derive_name, tool_name
 from toolshape._options import Options
+from toolshape._pointers import follow
 from toolshape._policy import apply_key_policy
 from toolshape._schemas import (
     argument_name,
@@ -44,6 +45,7 @@ from toolshape._types import (
     Hoisted,
     Level,
     Operation,
+    Parameter,
     Schema,
     Style,
     Wrapped,
@@ -73,6 +75,8 @@ class ServerSettings:
     """The MCP route the S2.4 message names."""
     env: Mapping[str, str]
     """What resolves `$env(...)` under `env_in_style="resolve"` (S2.4)."""
+    fixed: Mapping[str, Any] = field(default_factory=dict)
+    """S18.4: arguments the gateway supplies for every operation that declares them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,10 +90,17 @@ class ToolSettings:
     """S8.1: a tool's name."""
     annotations: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     """S16.2: hints that override the method's, per tool."""
+    fixed: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    """S18.4: `fixed_per_operation`: arguments the gateway supplies, per tool (over `fixed`)."""
 
     def mappings(self) -> dict[str, Mapping[str, Any]]:
         """Every per-operation mapping by its keyword, for the unknown-key warning."""
-        return {"styles": self.styles, "names": self.names, "annotations": self.annotations}
+        return {
+            "styles": self.styles,
+            "names": self.names,
+            "annotations": self.annotations,
+            "fixed_per_operation": self.fixed,
+        }
 
 
 def env_error(route: str) -> PlanError:
@@ -280,19 +291,117 @@ def _invalid_defaults(nested: Mapping[str, Unchecked], place: Place) -> list[Dia
     return notes
 
 
-def _routes(op: Operation, options: Options) -> tuple[ParameterRoute, ...]:
-    return tuple(
-        ParameterRoute(
-            argument=argument_name(p, options.header_names),
-            name=p.name,
-            channel=p.channel,
-            style=p.style or "simple",
-            explode=p.explode if p.explode is not None else p.style == "form",
-            allow_reserved=p.allow_reserved,
-            content_type=p.content_type,
-            required=p.required,
+def _route(p: Parameter, options: Options) -> ParameterRoute:
+    return ParameterRoute(
+        argument=argument_name(p, options.header_names),
+        name=p.name,
+        channel=p.channel,
+        style=p.style or "simple",
+        explode=p.explode if p.explode is not None else p.style == "form",
+        allow_reserved=p.allow_reserved,
+        content_type=p.content_type,
+        required=p.required,
+    )
+
+
+# -- credentials and fixed arguments (S18) ---------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Withheld:
+    """What S18 takes out of a tool's schemas: credential parameters and fixed arguments."""
+
+    op: Operation
+    """The operation without them."""
+    credentials: tuple[str, ...]
+    """The parameters a credential fills (S18.3), as declared."""
+    fixed: tuple[FixedArgument, ...]
+    """The fixed parameters, routed (S18.4); body properties come later."""
+    schemas: Mapping[str, Schema]
+    """Each fixed parameter's schema, which its value must match."""
+    body_names: frozenset[str]
+    """The fixed names no parameter declares: body properties, if the body has them."""
+
+
+def _withhold(op: Operation, fixed: Mapping[str, Any], options: Options) -> _Withheld:
+    """S18.3, S18.4: the operation without the parameters a credential fills or the gateway
+    fixes."""
+    carried = {
+        (s.location, s.parameter)
+        for alternative in op.security
+        for s in alternative
+        if s.kind == "apiKey"
+    }
+    kept: list[Parameter] = []
+    credentials: list[str] = []
+    routes: list[FixedArgument] = []
+    schemas: dict[str, Schema] = {}
+    for p in op.parameters:
+        if (p.channel, p.name.lower() if p.channel == "header" else p.name) in carried:
+            credentials.append(p.name)
+            continue
+        name = argument_name(p, options.header_names)
+        if name in fixed:
+            routes.append(FixedArgument(name, fixed[name], _route(p, options)))
+            schemas[name] = p.schema
+            continue
+        kept.append(p)
+    if not credentials and not routes:
+        return _Withheld(op, (), (), {}, frozenset(fixed))
+    return _Withheld(
+        dataclasses.replace(op, parameters=tuple(kept)),
+        tuple(credentials),
+        tuple(routes),
+        schemas,
+        frozenset(fixed) - set(schemas),
+    )
+
+
+def _rooted(schema: Schema, defs: Mapping[str, Schema], declare: str | None) -> Schema:
+    """`schema` made self-contained: its dialect declared and the operation's `$defs`."""
+    root: dict[str, Unchecked] = {"$schema": declare} if declare else {}
+    if defs:
+        root["$defs"] = dict(defs)
+    root["allOf"] = [schema]
+    return root
+
+
+def _check_fixed(
+    name: str, value: Any, schema: Schema, defs: Mapping[str, Schema], declare: str | None
+) -> str | None:
+    """S18.4: why a fixed value can't be sent (not JSON, or its schema rejects it), or None."""
+    try:
+        json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError) as error:
+        return f"the fixed value of `{name}` is not a JSON value ({error})"
+    problems = check(compile_schema(_rooted(schema, defs, declare)), value)
+    if problems:
+        return (
+            f"the fixed value {json.dumps(value)[:200]} of `{name}` does not match its schema: "
+            f"{problems[0].render()}"
         )
-        for p in op.parameters
+    return None
+
+
+def _fix_body(hoisted: Hoisted, names: frozenset[str]) -> Hoisted:
+    """S18.4: a hoisted body without the fixed properties `names`: out of `properties` and
+    `required`; a fixed property's `dependentRequired` (always present now) joins `required`.
+    The original body judges the routed body, fixed values set (S6.3)."""
+    dependent = hoisted.dependent_required or {}
+    required = [r for r in hoisted.required if r not in names]
+    for name in names:
+        required.extend(r for r in dependent.get(name, ()) if r not in required and r not in names)
+    kept = {
+        key: tuple(r for r in needs if r not in names)
+        for key, needs in dependent.items()
+        if key not in names
+    }
+    return dataclasses.replace(
+        hoisted,
+        properties={k: v for k, v in hoisted.properties.items() if k not in names},
+        required=tuple(required),
+        dependent_required={k: v for k, v in kept.items() if v} or None,
+        composed=True,
     )
 
 
@@ -335,9 +444,13 @@ def plan_tool(
     options: Options,
     default_dialect: str,
     hints: Mapping[str, Any] | None = None,
+    fixed: Mapping[str, Any] | None = None,
+    own_fixed: frozenset[str] = frozenset(),
 ) -> Plan | PlanError:
-    """One tool of one operation for one content type (S3-S9, S16): a `Plan`, or the
-    `PlanError` that refuses it. `hints` are the caller's annotations for it (S16.2)."""
+    """One tool of one operation for one content type (S3-S9, S16, S18): a `Plan`, or the
+    `PlanError` that refuses it. `hints` are the caller's annotations for it (S16.2); `fixed`
+    the arguments the gateway supplies, of which `own_fixed` were named for this operation
+    (each of those it doesn't declare is a warning, S18.4)."""
     if (
         body is not None
         and body.schema is None
@@ -350,6 +463,14 @@ def plan_tool(
         return place.error("schema", dialect.reason, rule=dialect.rule)
     declare = DIALECTS[dialect].declare
     notes = _pattern_notes(op, place)
+    fixed = fixed or {}
+    withheld = _withhold(op, fixed, options)
+    op = withheld.op
+    fixed_arguments = list(withheld.fixed)
+    for item in withheld.fixed:
+        problem = _check_fixed(item.name, item.value, withheld.schemas[item.name], op.defs, declare)
+        if problem is not None:
+            return place.error("configuration", problem, property=item.name, rule="S18.4")
     tool_hints, hint_problems = tool_annotations(op, hints)
     notes.extend(place.note("warning", "MCP tool annotation left out", p) for p in hint_problems)
     output, wrapped = None, False
@@ -386,9 +507,55 @@ def plan_tool(
     has_body = body is not None and not (
         body.schema is None and options.schemaless_body == "no-body"
     )
+    part: _FlatBody | None = None
+    nested_body = body.schema if body else None
+    fixed_check: Schema | None = None
+    if withheld.body_names and has_body and body is not None:
+        part = flat_body(op, body, has_body, options)
+        fixed_body = _fixed_body(part, body, withheld.body_names, op.defs, place)
+        if isinstance(fixed_body, PlanError):
+            return fixed_body
+        if fixed_body is not None:
+            hoisted_part, fixed_names = fixed_body
+            for name in fixed_names:
+                problem = _check_fixed(name, fixed[name], part.properties[name], op.defs, declare)
+                if problem is not None:
+                    return place.error("configuration", problem, property=name, rule="S18.4")
+            fixed_arguments += [FixedArgument(n, fixed[n], None) for n in fixed_names]
+            part = _FlatBody(hoisted_part, hoisted_part.properties, hoisted_part.required)
+            nested_body = object_schema(
+                hoisted_part.properties,
+                hoisted_part.required,
+                hoisted_part.additional_properties,
+                dependent_required=hoisted_part.dependent_required,
+            )
+            fixed_check = _with_defs(body.schema, op.defs, declare)
+    unmatched = sorted(own_fixed - {item.name for item in fixed_arguments})
+    if unmatched:
+        notes.append(
+            place.note(
+                "warning",
+                "MCP tool fixed argument unused",
+                f"`fixed_per_operation` names {', '.join(f'`{n}`' for n in unmatched)}, which "
+                "this operation does not declare (as a parameter, or a property of a body "
+                "that flattens), so it changes nothing",
+            )
+        )
+    if withheld.credentials or fixed_arguments:
+        shown = ", ".join(
+            [*(f"`{n}` (a credential)" for n in withheld.credentials)]
+            + [f"`{item.name}` (fixed)" for item in fixed_arguments]
+        )
+        notes.append(
+            place.note(
+                "info",
+                "MCP tool arguments the gateway supplies",
+                f"left out of the input schemas: {shown} (S18.3, S18.4)",
+            )
+        )
     nested = nested_schema(
         op.parameters,
-        body.schema if body else None,
+        nested_body,
         has_body=has_body,
         header_names=options.header_names,
         declare=declare,
@@ -415,7 +582,7 @@ def plan_tool(
             location=place.location,
             diagnostics=tuple(notes),
             body=shape,
-            parameters=_routes(op, options),
+            parameters=tuple(_route(p, options) for p in op.parameters),
             body_properties=body_properties,
             body_required=bool(body and body.required) or (shape == "wrapped" and style == "flat"),
             undeclared=undeclared,
@@ -431,12 +598,19 @@ def plan_tool(
             body_encoding=kind if body is not None else None,
             encoding=body.encoding if body is not None else {},
             binary=binary,
+            security=op.security,
+            # A plain JSON copy: the caller's value can't change the plan later (S15).
+            fixed=tuple(
+                dataclasses.replace(f, value=json.loads(json.dumps(f.value)))
+                for f in fixed_arguments
+            ),
         )
 
     nested_shape: BodyShape = "wrapped" if has_body else "none"
     if style == "nested":
-        return finish("nested", nested, nested_shape)
-    part = flat_body(op, body, has_body, options)
+        return finish("nested", nested, nested_shape, check=fixed_check)
+    if part is None:
+        part = flat_body(op, body, has_body, options)
     hoisted = part.hoisted
     if isinstance(hoisted, Wrapped):
         if options.on_unflattenable == "error":  # S9.2
@@ -489,6 +663,34 @@ def plan_tool(
     return finish("flat", flat, nested_shape, (), policy.undeclared)
 
 
+def _fixed_body(
+    part: _FlatBody,
+    body: Body,
+    names: frozenset[str],
+    defs: Mapping[str, Schema],
+    place: Place,
+) -> tuple[Hoisted, list[str]] | PlanError | None:
+    """S18.4: the hoisted body without the fixed properties among `names` (and those, in
+    declaration order); None when the body declares none of them; a `configuration` error
+    when it declares one but can't flatten (one property of a whole can't be set apart)."""
+    hoisted = part.hoisted
+    if isinstance(hoisted, Hoisted):
+        found = [name for name in hoisted.properties if name in names]
+        return (_fix_body(hoisted, frozenset(found)), found) if found else None
+    schema = follow(body.schema, defs).schema
+    properties = schema.get("properties") if isinstance(schema, Mapping) else None
+    clash = sorted(names & set(properties or {}))
+    if not clash or not isinstance(hoisted, Wrapped):
+        return None
+    return place.error(
+        "configuration",
+        f"`fixed` sets the body property `{clash[0]}`, but the body can't be flattened "
+        f"({hoisted.reason}), so the gateway can't set one property of it apart",
+        property=clash[0],
+        rule="S18.4",
+    )
+
+
 # -- every tool of one operation -------------------------------------------------------------
 
 
@@ -538,6 +740,8 @@ def plan_operation_tools(
                 server.options,
                 reader.default_dialect,
                 tools.annotations.get(key),
+                {**server.fixed, **tools.fixed.get(key, {})},
+                frozenset(tools.fixed.get(key, {})),
             )
         except RecursionError:
             outcome = place.error(

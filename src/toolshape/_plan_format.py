@@ -28,6 +28,7 @@ _STRING_OR_NULL = {"type": ["string", "null"]}
 #: Every pattern ends `(?!\n)$`: in Python (which judges plan data) a bare `$` also matches
 #: before a final newline, so `"name\n"` would pass.
 _NO_CONTROL = "^[^\\x00-\\x1f\\x7f]*(?!\\n)$"
+_TOKEN = "^[!#$%&'*+.^_`|~0-9a-z-]+(?!\\n)$"
 _MEDIA_TYPE = "^[A-Za-z0-9!#$&^_.+*-]+/[A-Za-z0-9!#$&^_.+*-]+( *;[^\\x00-\\x1f\\x7f]*)?(?!\\n)$"
 
 #: The plan-data format as a JSON Schema (2020-12). Shipped with the package as data.
@@ -98,6 +99,24 @@ PLAN_SCHEMA: Mapping[str, Any] = {
                 "additionalProperties": False,
             },
         },
+        "security": {
+            "type": "array",
+            "minItems": 1,
+            "items": {"type": "array", "items": {"$ref": "#/$defs/scheme"}},
+        },
+        "fixed": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "name": {"type": "string", "minLength": 1},
+                    "value": True,
+                    "route": {"anyOf": [{"type": "null"}, {"$ref": "#/$defs/parameter"}]},
+                },
+                "required": ["name", "value", "route"],
+                "additionalProperties": False,
+            },
+        },
         "diagnostics": {"type": "array", "items": {"$ref": "#/$defs/diagnostic"}},
     },
     "required": [
@@ -126,6 +145,8 @@ PLAN_SCHEMA: Mapping[str, Any] = {
         "bodyEncoding",
         "encoding",
         "binary",
+        "security",
+        "fixed",
         "diagnostics",
     ],
     "additionalProperties": False,
@@ -148,6 +169,58 @@ PLAN_SCHEMA: Mapping[str, Any] = {
             },
             "required": ["argument", "name", "in", "style", "explode"],
             "additionalProperties": False,
+        },
+        "scheme": {
+            "type": "object",
+            "properties": {
+                "name": {"type": "string", "minLength": 1},
+                "type": {"enum": ["apiKey", "http", "oauth2", "openIdConnect", "mutualTLS"]},
+                "in": {"enum": ["header", "query", "cookie", None]},
+                "parameter": {
+                    "anyOf": [
+                        {"type": "null"},
+                        {"type": "string", "minLength": 1, "pattern": _NO_CONTROL},
+                    ]
+                },
+                "scheme": {"anyOf": [{"type": "null"}, {"type": "string", "pattern": _TOKEN}]},
+            },
+            "required": ["name", "type", "in", "parameter", "scheme"],
+            "additionalProperties": False,
+            # S18.1: where each kind's credential goes.
+            "oneOf": [
+                {
+                    "properties": {
+                        "type": {"const": "apiKey"},
+                        "in": {"enum": ["header", "query", "cookie"]},
+                        "parameter": {"type": "string"},
+                        "scheme": {"type": "null"},
+                    }
+                },
+                {
+                    "properties": {
+                        "type": {"const": "http"},
+                        "in": {"const": "header"},
+                        "parameter": {"const": "authorization"},
+                        "scheme": {"type": "string"},
+                    }
+                },
+                {
+                    "properties": {
+                        "type": {"enum": ["oauth2", "openIdConnect"]},
+                        "in": {"const": "header"},
+                        "parameter": {"const": "authorization"},
+                        "scheme": {"const": "bearer"},
+                    }
+                },
+                {
+                    "properties": {
+                        "type": {"const": "mutualTLS"},
+                        "in": {"type": "null"},
+                        "parameter": {"type": "null"},
+                        "scheme": {"type": "null"},
+                    }
+                },
+            ],
         },
         "diagnostic": {
             "type": "object",
@@ -191,18 +264,35 @@ def check_plan_data(data: Any) -> None:
     if error is not None:
         field = ".".join(str(p) for p in error.absolute_path) or "(root)"
         raise _refuse(field, f"is not valid: {error.message[:300]}")
-    for index, route in enumerate(data["parameters"]):
-        where = f"parameters.{index}"
+    routes = [(f"parameters.{i}", route) for i, route in enumerate(data["parameters"])]
+    routes += [
+        (f"fixed.{i}.route", fixed["route"])
+        for i, fixed in enumerate(data["fixed"])
+        if fixed["route"] is not None
+    ]
+    for where, route in routes:
         channel = route["in"]
         if route["style"] not in STYLES[channel]:
             raise _refuse(f"{where}.style", f"is {route['style']!r}, which {channel} can't use")
-        if channel in ("header", "cookie") and not HTTP_TOKEN.match(route["name"]):
-            raise _refuse(f"{where}.name", f"{route['name']!r} is not an HTTP token")
-        if channel == "header" and route["name"].lower() in CLIENT_HEADERS:
-            raise _refuse(f"{where}.name", f"{route['name']!r} is a header the client owns")
+        _check_http_name(channel, route["name"], f"{where}.name")
+    for i, fixed in enumerate(data["fixed"]):
+        if isinstance(fixed["value"], (Mapping, list)):
+            _check_data_depth(fixed["value"], f"fixed.{i}.value", "")
+    for i, alternative in enumerate(data["security"]):
+        for j, scheme in enumerate(alternative):
+            if scheme["in"] is not None:
+                _check_http_name(scheme["in"], scheme["parameter"], f"security.{i}.{j}.parameter")
     for field in ("inputSchema", "nestedSchema", "bodyCheck", "outputSchema"):
         if data[field] is not None:
             check_schema_data(data[field], field)
+
+
+def _check_http_name(channel: str, name: str, field: str) -> None:
+    """S12.2: a header or cookie name is an HTTP token, and no header the client owns."""
+    if channel in ("header", "cookie") and not HTTP_TOKEN.match(name):
+        raise _refuse(field, f"{name!r} is not an HTTP token")
+    if channel == "header" and name.lower() in CLIENT_HEADERS:
+        raise _refuse(field, f"{name!r} is a header the client owns")
 
 
 def check_schema_data(schema: Any, field: str) -> None:

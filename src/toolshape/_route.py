@@ -9,9 +9,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import parse_qsl, quote
 
+from toolshape._credentials import NOTHING, Applied, apply_credentials
 from toolshape._encode import BodyPlan, Encoded, check_binary, encode_body
 from toolshape._errors import ArgumentError, ArgumentIssue
-from toolshape._json import Unchecked
+from toolshape._http import header_problem
+from toolshape._json import Unchecked, thaw
 from toolshape._query import Refused, form_pairs, pairs_of, percent, text_of
 from toolshape._types import (
     CHANNEL_ARGUMENT,
@@ -21,14 +23,13 @@ from toolshape._types import (
     Inbound,
     Reading,
     Request,
+    Security,
 )
 
 if TYPE_CHECKING:
-    from toolshape._model import ParameterRoute, Plan
+    from toolshape._model import FixedArgument, ParameterRoute, Plan
 
 _VARIABLE = re.compile(r"\{([^{}]*)\}")
-#: S12.2: what a header value may hold: visible ASCII and Latin-1, spaces and tabs inside.
-_HEADER_VALUE = re.compile(r"[\t\x20-\x7e\x80-\xff]*")
 #: S1.6: a path key's literal text is sent as written; only what a URL can't hold is encoded.
 _PATH_LITERAL_SAFE = "!$&'()*+,;=:@%-._~"
 #: S13.1: the channel names a nested call may use (and `cookies` with cookie parameters).
@@ -64,6 +65,16 @@ class Router:
     """S17: how the body becomes bytes; None without a body."""
     channel_names: frozenset[str]
     """S13.1: the names a nested call may use: `cookies` only with cookie parameters."""
+    cookie_names: frozenset[str]
+    """Every cookie name the operation declares or a credential uses: an exploded object's
+    key may not forge one (S12.1, S18.3)."""
+    security: Security
+    """S18.1: the operation's security alternatives."""
+    fixed: tuple[FixedArgument, ...]
+    """S18.4: the arguments the gateway supplies, routed on every call."""
+    fixed_names: Mapping[str, frozenset[str]]
+    """S18.4: the fixed names by where an argument would give them: `""` for a flat call's
+    top level, and each nested channel argument (`queryParams`, `body`)."""
 
     @classmethod
     def of(cls, plan: Plan) -> Router:
@@ -77,6 +88,11 @@ class Router:
         written = tuple(
             quote(part, safe="!$'()*+,;=:@/?%[]~") for part in key_query.split("&") if part
         )
+        carried = [s for alternative in plan.security for s in alternative if s.kind == "apiKey"]
+        fixed_names: dict[str, set[str]] = {"": {f.name for f in plan.fixed}}
+        for item in plan.fixed:
+            channel = CHANNEL_ARGUMENT[item.route.channel if item.route else "body"]
+            fixed_names.setdefault(channel, set()).add(item.name)
         return cls(
             tool=plan.name,
             method=plan.method,
@@ -99,6 +115,7 @@ class Router:
                 [
                     *(r.name for r in plan.parameters if r.channel == "query"),
                     *(k for k, _ in pairs),
+                    *(s.parameter for s in carried if s.location == "query" and s.parameter),
                 ]
             ),
             body_properties=frozenset(plan.body_properties),
@@ -106,6 +123,15 @@ class Router:
             if plan.body_encoding is None or plan.content_type is None
             else BodyPlan(plan.body_encoding, plan.content_type, plan.encoding, plan.binary),
             channel_names=CHANNEL_NAMES | ({"cookies"} if "cookie" in by_channel else set()),
+            cookie_names=frozenset(
+                [
+                    *(r.name for r in plan.parameters if r.channel == "cookie"),
+                    *(s.parameter for s in carried if s.location == "cookie" and s.parameter),
+                ]
+            ),
+            security=plan.security,
+            fixed=plan.fixed,
+            fixed_names={k: frozenset(v) for k, v in fixed_names.items() if v},
         )
 
 
@@ -166,15 +192,9 @@ def _header_value(route: ParameterRoute, value: Unchecked) -> str:
         text = ",".join(f"{_item(k)}{sep}{_item(v)}" for k, v in pairs_of(value))
     else:
         text = text_of(value)
-    if not _HEADER_VALUE.fullmatch(text):
-        raise Refused(
-            None,
-            "header",
-            "a header value can't contain CR, LF, NUL or other control characters, or text "
-            "outside Latin-1",
-        )
-    if text != text.strip(" \t"):
-        raise Refused(None, "header", "a header value can't start or end with a space or tab")
+    problem = header_problem(text)
+    if problem is not None:
+        raise Refused(None, "header", problem)
     return text
 
 
@@ -182,9 +202,12 @@ def _item(text: str) -> str:
     return text.replace("%", "%25").replace(",", "%2C").replace("=", "%3D")
 
 
-def _cookie_pairs(route: ParameterRoute, value: Unchecked) -> list[tuple[str, str]]:
+def _cookie_pairs(
+    route: ParameterRoute, value: Unchecked, names: frozenset[str]
+) -> list[tuple[str, str]]:
     """Cookie parameters per `form` style, percent-encoded; the delimiters of a non-exploded
-    array or object are left raw, the items' own encoded (S12.1)."""
+    array or object are left raw, the items' own encoded (S12.1). An exploded object's key may
+    not be another cookie's name (`names`: declared, or a credential's, S18.3)."""
     name = percent(route.name)
     if route.content_type is not None:
         return [(name, percent(json.dumps(value, ensure_ascii=False, allow_nan=False)))]
@@ -194,6 +217,14 @@ def _cookie_pairs(route: ParameterRoute, value: Unchecked) -> list[tuple[str, st
     if isinstance(value, dict):
         pairs = [(percent(k), percent(v)) for k, v in pairs_of(value)]
         if route.explode:
+            forged = sorted(k for k in value if k in names and k != route.name)
+            if forged:
+                raise Refused(
+                    None,
+                    "style",
+                    f"the key `{forged[0]}` would be sent as the cookie `{forged[0]}`, which "
+                    "this operation sets otherwise (an exploded object's keys become names)",
+                )
             return pairs
         return [(name, ",".join(f"{k},{v}" for k, v in pairs))]
     return [(name, percent(text_of(value)))]
@@ -281,7 +312,7 @@ class _Builder:
             elif channel == "header":
                 self.headers.append((route.name.lower(), _header_value(route, value)))
             else:
-                self.cookies.extend(_cookie_pairs(route, value))
+                self.cookies.extend(_cookie_pairs(route, value, self.router.cookie_names))
         except Refused as refused:
             raise ArgumentError(
                 self.tool, [ArgumentIssue(refused.where or where, refused.keyword, refused.message)]
@@ -296,19 +327,33 @@ class _Builder:
 
 
 def route_args(
-    router: Router, arguments: Unchecked, reading: Reading = "flat", *, headers: Inbound = None
+    router: Router,
+    arguments: Unchecked,
+    reading: Reading = "flat",
+    *,
+    headers: Inbound = None,
+    credentials: Mapping[str, Unchecked] | None = None,
 ) -> Request:
-    """The request `arguments` (already validated for `reading`) describe (S12).
+    """The request `arguments` (already validated for `reading`) describe (S12, S18).
 
     Every argument lands in exactly one place: its parameter's channel, the body, or (for an
     undeclared argument of an open body) a body field of that name (S7); never a header it
-    doesn't declare.
+    doesn't declare. Fixed arguments are routed too, and `credentials` applied (S18.2).
 
     Raises:
         ArgumentError: a value the request can't carry intact (an empty path value, a header
             value with control characters, a key that would forge query structure, a value
             JSON can't spell), or an argument nothing declares.
+        CredentialError: `credentials` satisfy no security alternative (S18.2).
     """
+    applied = apply_credentials(router.security, credentials, router.tool)
+    return routed(router, arguments, reading, headers, applied)
+
+
+def routed(
+    router: Router, arguments: Unchecked, reading: Reading, headers: Inbound, applied: Applied
+) -> Request:
+    """`route_args` with the credentials already applied (the engine applies them once)."""
     out = _Builder(router)
     if not isinstance(arguments, dict):
         raise ArgumentError(
@@ -320,6 +365,8 @@ def route_args(
             _route_flat(router, arguments, out)
         else:
             _route_nested(router, arguments, out)
+        if router.fixed:
+            _route_fixed(router, out)
         if out.body is not NO_BODY:
             # S14.4: NaN, sets, bytes are not JSON; the text is the S17.2 JSON body too.
             text = json.dumps(out.body, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
@@ -339,7 +386,7 @@ def route_args(
         raise ArgumentError(
             router.tool, [ArgumentIssue("", "type", f"the arguments are not JSON values: {error}")]
         ) from None
-    return _finish(router, out, headers, encoded)
+    return _finish(router, out, headers, encoded, applied)
 
 
 def _route_flat(router: Router, arguments: dict[str, Unchecked], out: _Builder) -> None:
@@ -379,6 +426,18 @@ def _route_nested(router: Router, arguments: dict[str, Unchecked], out: _Builder
             out.parameter(route, item, f"{key}.{name}")
 
 
+def _route_fixed(router: Router, out: _Builder) -> None:
+    """S18.4: every fixed argument, on every call: parameters by their routes, body properties
+    set in the body (a body made when the call gave none)."""
+    for item in router.fixed:
+        value = thaw(item.value)
+        if item.route is not None:
+            out.parameter(item.route, value, item.name)
+            continue
+        body = out.body if isinstance(out.body, dict) else {}
+        out.body = {**body, item.name: value}
+
+
 def _segment(parts: tuple[str, ...], values: Mapping[str, str]) -> str:
     if len(parts) == 3 and not parts[0] and not parts[2]:  # the whole segment is one variable
         text = values.get(parts[1], "{" + parts[1] + "}")
@@ -392,12 +451,21 @@ def _segment(parts: tuple[str, ...], values: Mapping[str, str]) -> str:
     return text
 
 
-def _finish(router: Router, out: _Builder, inbound: Inbound, encoded: Encoded | None) -> Request:
+def _finish(
+    router: Router, out: _Builder, inbound: Inbound, encoded: Encoded | None, applied: Applied
+) -> Request:
     values = out.path_values
     path = "/".join(
         parts[0] if len(parts) == 1 else _segment(parts, values) for parts in router.segments
     )
     has_body = out.body is not NO_BODY
+    if applied is not NOTHING:  # S18.2: a credential replaces a header of the same name
+        own = {name for name, _ in applied.headers}
+        out.headers = [h for h in out.headers if h[0] not in own] + list(applied.headers)
+        out.cookies.extend(applied.cookies)
+        for name, text, wire in applied.query:
+            out.query.append((name, text))
+            out.query_encoded.append(wire)
     if inbound or out.cookies:
         headers = _merge_inbound(router, out, inbound, has_body)
     else:

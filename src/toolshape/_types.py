@@ -42,6 +42,9 @@ BodyShape: TypeAlias = Literal["hoisted", "wrapped", "none"]
 Level: TypeAlias = Literal["error", "warning", "info", "debug"]
 """The level of a diagnostic."""
 
+SecurityKind: TypeAlias = Literal["apiKey", "http", "oauth2", "openIdConnect", "mutualTLS"]
+"""The `type` of an OpenAPI security scheme (S18.1)."""
+
 
 PARAMETER_CHANNELS: tuple[Channel, ...] = ("path", "query", "header", "cookie")
 
@@ -92,6 +95,45 @@ class Body:
 
 
 @dataclass(frozen=True, slots=True)
+class SecurityScheme:
+    """One security scheme of an operation, and where its credential goes (S18.1)."""
+
+    name: str
+    """The scheme's name in `components.securitySchemes` (what `credentials` keys use)."""
+    kind: SecurityKind
+    location: Literal["header", "query", "cookie"] | None
+    """Where the credential travels; None for `mutualTLS` (nothing a request carries)."""
+    parameter: str | None
+    """The header (lower case), query or cookie name: an `apiKey`'s `name`, `authorization`
+    for the others; None for `mutualTLS`."""
+    scheme: str | None = None
+    """The `Authorization` scheme, lower case: `http`'s own (`bearer`, `basic`, `digest`),
+    `bearer` for `oauth2` and `openIdConnect`; None for `apiKey` and `mutualTLS`."""
+
+    def to_dict(self) -> dict[str, Json]:
+        """The scheme as plain data (S15)."""
+        return {
+            "name": self.name,
+            "type": self.kind,
+            "in": self.location,
+            "parameter": self.parameter,
+            "scheme": self.scheme,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Unchecked]) -> SecurityScheme:
+        """Load a scheme written by `to_dict`."""
+        return cls(data["name"], data["type"], data["in"], data["parameter"], data["scheme"])
+
+
+Security: TypeAlias = tuple[tuple[SecurityScheme, ...], ...]
+"""S18.1: an operation's security alternatives, in order; each is the schemes that must all be
+satisfied. `((),)` (one empty alternative) is "no credential needed"."""
+
+NO_SECURITY: Security = ((),)
+
+
+@dataclass(frozen=True, slots=True)
 class Output:
     """S16.3: an operation's output schema, as read (its response view, S16.6), not yet made
     an MCP output schema."""
@@ -134,6 +176,8 @@ class Operation:
     """Patterns in its schemas that Python's `re` can't compile (ECMA-262 only, like `\\p{L}`)."""
     slow_patterns: tuple[str, ...] = ()
     """Patterns in its schemas with nested quantifiers, which can backtrack catastrophically."""
+    security: Security = NO_SECURITY
+    """S18.1: its security alternatives (its own `security`, else the document's)."""
 
 
 @dataclass(frozen=True, slots=True)

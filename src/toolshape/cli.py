@@ -6,16 +6,24 @@ import argparse
 import base64
 import dataclasses
 import json
+import os
 import sys
 import typing
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from importlib import resources
 from typing import TextIO
+from urllib.parse import unquote
 
 from toolshape._api import plan_document
-from toolshape._errors import ArgumentError, DocumentError, EncodeError, PlanError
+from toolshape._errors import (
+    ArgumentError,
+    CredentialError,
+    DocumentError,
+    EncodeError,
+    PlanError,
+)
 from toolshape._mcp import error_result
-from toolshape._model import PlanResult
+from toolshape._model import Plan, PlanResult
 from toolshape._options import PROFILES, Options
 from toolshape._types import Json, Request, Unchecked
 
@@ -24,7 +32,56 @@ EXAMPLE = "example.openapi.json"
 
 
 class _Usage(Exception):
-    """A file that can't be read or is not JSON (exit 2)."""
+    """A file that can't be read or is not JSON, or a malformed flag (exit 2)."""
+
+
+def credentials_from(
+    items: Sequence[str], environ: Mapping[str, str], schemes: Sequence[str]
+) -> dict[str, str]:
+    """`--credential SCHEME=env:VAR` flags as `Plan.call` credentials (S18.2): each value is
+    read from the environment variable it names, never given in clear on the command line.
+
+    Raises:
+        ValueError: a flag that is not `SCHEME=env:VAR`, a scheme the document does not define
+            (`schemes`), or a variable that is not set; the message says which.
+    """
+    out: dict[str, str] = {}
+    for item in items:
+        name, sep, source = item.partition("=")
+        if not sep or not name or not source.startswith("env:") or len(source) == 4:
+            raise ValueError(
+                f"--credential {name or item!r}: give SCHEME=env:VAR (credentials are read "
+                "from the environment, never given in clear on the command line)"
+            )
+        if name not in schemes:
+            known = ", ".join(schemes) or "none"
+            raise ValueError(
+                f"--credential {name}: the document defines no security scheme `{name}` "
+                f"(it defines: {known})"
+            )
+        variable = source[4:]
+        if variable not in environ:
+            raise ValueError(f"--credential {name}: the environment variable {variable} is not set")
+        out[name] = environ[variable]
+    return out
+
+
+def fixed_from(items: Sequence[str]) -> dict[str, Json]:
+    """`--fixed NAME=JSON` flags as the `fixed` planning keyword (S18.4).
+
+    Raises:
+        ValueError: a flag that is not NAME=JSON.
+    """
+    out: dict[str, Json] = {}
+    for item in items:
+        name, sep, text = item.partition("=")
+        try:
+            if not sep or not name:
+                raise ValueError("no `=`")
+            out[name] = json.loads(text)
+        except ValueError as error:
+            raise ValueError(f"--fixed {item!r} is not NAME=JSON ({error})") from None
+    return out
 
 
 def load_document(path: str | None) -> tuple[Unchecked, str]:
@@ -136,6 +193,7 @@ def _parser() -> argparse.ArgumentParser:
         "--style", default="nested", help="the server-wide toolInputStyle: flat or nested"
     )
     _add_profile(plan)
+    _add_fixed(plan)
     plan.add_argument("--source", help="the name locations use for the document (default: SPEC)")
     plan.add_argument("--json", action="store_true", help="print the result as JSON")
     call = commands.add_parser("call", help="turn one tool call into the HTTP request it describes")
@@ -156,7 +214,27 @@ def _parser() -> argparse.ArgumentParser:
     call.add_argument(
         "--protocol-version", default="2025-11-25", help="MCP protocol version for error answers"
     )
+    _add_fixed(call)
+    call.add_argument(
+        "--credential",
+        action="append",
+        default=[],
+        metavar="SCHEME=env:VAR",
+        help="a credential for a security scheme, read from the environment variable VAR "
+        "(repeatable, S18.2); its values are masked in the printed request",
+    )
     return parser
+
+
+def _add_fixed(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--fixed",
+        action="append",
+        default=[],
+        metavar="NAME=JSON",
+        help="an argument the gateway supplies on every call that declares it, out of the "
+        "schemas (repeatable, S18.4)",
+    )
 
 
 def _print_table(result: PlanResult, out: TextIO) -> None:
@@ -191,12 +269,21 @@ def _as_json(result: PlanResult) -> dict[str, Json]:
                 "contentType": tool.content_type,
                 "style": tool.style,
                 "body": tool.body,
+                "security": [[s.to_dict() for s in alternative] for alternative in tool.security],
+                "fixed": [f.to_dict() for f in tool.fixed],
             }
             for tool in result.tools
         ],
         "errors": [error.to_dict() for error in result.errors],
         "diagnostics": [note.to_dict() for note in result.diagnostics],
     }
+
+
+def _fixed(args: argparse.Namespace) -> dict[str, Json]:
+    try:
+        return fixed_from(args.fixed)
+    except ValueError as error:
+        raise _Usage(str(error)) from None
 
 
 def main(
@@ -215,6 +302,7 @@ def main(
             style=args.style,
             source=args.source or source,
             options=_options(args),
+            fixed=_fixed(args),
         )
     except (_Usage, DocumentError) as error:
         err.write(f"toolshape: {error}\n")
@@ -249,7 +337,16 @@ def _call(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             return 2
         headers.append((name.strip(), value.strip()))
     try:
-        result = plan_document(document, style=args.style, source=source, options=_options(args))
+        result = plan_document(
+            document, style=args.style, source=source, options=_options(args), fixed=_fixed(args)
+        )
+        credentials = credentials_from(args.credential, os.environ, result.security_schemes)
+    except _Usage as error:
+        err.write(f"toolshape: {error}\n")
+        return 2
+    except ValueError as error:
+        err.write(f"toolshape: {error}\n")
+        return 2
     except PlanError as error:
         err.write(f"toolshape: {error}\n")
         return 2 if isinstance(error, DocumentError) else 1
@@ -263,17 +360,56 @@ def _call(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             f"toolshape: no tool named {args.tool!r}; the tools are: {', '.join(tools) or '(none)'}\n"
         )
         return 2
+    plan = tools[args.tool]
     try:
-        request = tools[args.tool].call(arguments, headers=headers)
+        request = plan.call(arguments, headers=headers, credentials=credentials or None)
     except ArgumentError as error:
         json.dump(error_result(error, args.protocol_version), out, indent=2, ensure_ascii=False)
         out.write("\n")
         return 1
-    shown = request.to_dict()
+    except CredentialError as error:
+        err.write(f"toolshape: {error}\n")
+        return 2
+    shown = _masked(request, plan) if credentials else request.to_dict()
     shown["encoded"] = _encoded(request)
     json.dump(shown, out, indent=2, ensure_ascii=False)
     out.write("\n")
     return 0
+
+
+def _masked(request: Request, plan: Plan) -> dict[str, Json]:
+    """The printed request with every credential's value replaced by `<credential>`: the
+    headers, query parameters and cookies the operation's schemes name (S18.1)."""
+    places = {
+        (s.location, s.parameter)
+        for alternative in plan.security
+        for s in alternative
+        if s.location
+    }
+    headers = {p for where, p in places if where == "header"}
+    query = {p for where, p in places if where == "query"}
+    cookies = {p for where, p in places if where == "cookie"}
+    masked = "<credential>"
+
+    def cookie(value: str) -> str:
+        pieces = [piece.strip().partition("=") for piece in value.split(";")]
+        return "; ".join(
+            f"{k}={masked}" if unquote(k) in cookies else f"{k}{sep}{v}" for k, sep, v in pieces
+        )
+
+    shown = request.to_dict()
+    shown["headers"] = [
+        [name, masked if name in headers else cookie(value) if name == "cookie" else value]
+        for name, value in request.headers
+    ]
+    url, sep, text = request.url.partition("?")
+    if sep:
+        pairs = [pair.partition("=") for pair in text.split("&")]
+        text = "&".join(
+            f"{k}={masked}" if unquote(k) in query else f"{k}{s}{v}" for k, s, v in pairs
+        )
+        shown["url"] = f"{url}?{text}"
+    return shown
 
 
 def _encoded(request: Request) -> Json:
