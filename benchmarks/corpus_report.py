@@ -3,7 +3,8 @@
 Run: python benchmarks/corpus_report.py  (the output is docs/corpus.md's table);
      python benchmarks/corpus_report.py --tools  (docs/corpus.md's S16 table);
      python benchmarks/corpus_report.py --unions  (docs/unions.md's table);
-     python benchmarks/corpus_report.py --security  (docs/corpus.md's S18 table)
+     python benchmarks/corpus_report.py --security  (docs/corpus.md's S18 table);
+     python benchmarks/corpus_report.py --coverage  (docs/corpus.md's S19/S21 table)
 """
 
 from __future__ import annotations
@@ -97,11 +98,51 @@ def security() -> None:
             print(f"| {path.stem} | (credential parameters left out: {hidden} tools) | | | | |")
 
 
+def coverage() -> None:
+    """S19, S21 per document, flat: what `portable_names`, `on_collision="rename"` and
+    `on_unflattenable="nested"` did, against the default profile."""
+    options = toolshape.Options.preset(
+        portable_names=True, on_collision="rename", on_unflattenable="nested"
+    )
+    print(
+        "| document | operations | tools (default) | errors (default) | tools (all three) "
+        "| errors | argument aliases | tools aliased | renamed parameters | nested fallbacks "
+        "| tool names changed | names left in bodies (warned) |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for path in sorted(CORPUS.glob("*.json")):
+        document = json.loads(path.read_text(encoding="utf-8"))
+        default = toolshape.plan_document(document, style="flat", source=path.name)
+        result = toolshape.plan_document(document, style="flat", options=options, source=path.name)
+        operations = {(t.path, t.method) for t in result.tools}
+        aliased = [t for t in result.tools if any(r.alias for r in t.parameters) or t.body_aliases]
+        aliases = sum(
+            sum(1 for r in t.parameters if r.alias and "__" not in r.alias) + len(t.body_aliases)
+            for t in result.tools
+        )
+        renamed = sum(1 for t in result.tools for r in t.parameters if r.alias and "__" in r.alias)
+        fallbacks = sum(1 for t in result.tools if t.style == "nested")
+        plain = {t.operation_id for t in default.tools}
+        changed = sum(
+            1
+            for t in result.tools
+            if t.operation_id in plain and t.name not in {d.name for d in default.tools}
+        )
+        warned = sum(1 for d in result.diagnostics if "names left as they are" in d.message)
+        print(
+            f"| {path.stem} | {len(operations)} | {len(default.tools)} | {len(default.errors)} "
+            f"| {len(result.tools)} | {len(result.errors)} | {aliases} | {len(aliased)} "
+            f"| {renamed} | {fallbacks} | {changed} | {warned} |"
+        )
+
+
 if __name__ == "__main__" and "--unions" not in __import__("sys").argv:
     if "--tools" in __import__("sys").argv:
         tools()
     elif "--security" in __import__("sys").argv:
         security()
+    elif "--coverage" in __import__("sys").argv:
+        coverage()
     else:
         main()
 

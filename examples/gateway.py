@@ -10,8 +10,9 @@ environment and are applied per the operation's security (S18.2); the model neve
 
 Run (MCP over stdio):
     python -m examples.gateway SPEC --base-url URL [--style flat|nested]
-        [--profile 2026-11-06|legacy] [--header NAME:VALUE ...]
+        [--profile 2026-11-06|legacy] [--<every Options switch> ...] [--header NAME:VALUE ...]
         [--credential SCHEME=env:VAR ...] [--fixed NAME=JSON ...]
+(`--help` lists every switch with its default.)
 """
 
 from __future__ import annotations
@@ -33,7 +34,15 @@ from mcp.shared.exceptions import MCPError
 
 import toolshape
 from toolshape import ArgumentError, CredentialError, EncodeError, Plan, error_result
-from toolshape.cli import credentials_from, fixed_from
+from toolshape.cli import (
+    add_credentials,
+    add_fixed,
+    add_options,
+    add_style,
+    credentials_from,
+    fixed_from,
+    options_from,
+)
 
 
 def build_server(
@@ -110,14 +119,14 @@ def plan_tools(
     document: Any,
     *,
     style: str,
-    profile: toolshape.Profile,
+    options: toolshape.Options,
     source: str,
     fixed: Mapping[str, Any] | None = None,
 ) -> toolshape.PlanResult:
     """Every tool that plans; planning errors and warnings are written to stderr (stdout is
     the MCP stream)."""
     result = toolshape.plan_document(
-        document, style=style, profile=profile, source=source, fixed=fixed
+        document, style=style, options=options, source=source, fixed=fixed
     )
     for error in result.errors:
         print(f"toolshape: {error.message}", file=sys.stderr)
@@ -133,37 +142,37 @@ async def serve(server: Server[Any]) -> None:
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def arguments() -> argparse.ArgumentParser:
+    """The gateway's command line: the document, the upstream, and every planning switch
+    `toolshape` has (S21.2), with the same defaults."""
     parser = argparse.ArgumentParser(
         prog="python -m examples.gateway", description=__doc__.split("\n")[0]
     )
     parser.add_argument("spec", help="an OpenAPI 3.x JSON document")
     parser.add_argument("--base-url", required=True, help="where the API is served")
-    parser.add_argument("--style", default="flat", help="toolInputStyle: flat or nested")
-    parser.add_argument("--profile", default="2026-11-06", choices=toolshape.PROFILES)
-    parser.add_argument("--header", action="append", default=[], metavar="NAME:VALUE")
+    add_style(parser)
+    add_options(parser)  # every Options switch, as `toolshape` has them (S21.2)
     parser.add_argument(
-        "--credential",
+        "--header",
         action="append",
         default=[],
-        metavar="SCHEME=env:VAR",
-        help="a credential for a security scheme, read from the environment variable VAR",
+        metavar="NAME:VALUE",
+        help="an outbound header of the gateway's own (repeatable)",
     )
-    parser.add_argument(
-        "--fixed",
-        action="append",
-        default=[],
-        metavar="NAME=JSON",
-        help="an argument the gateway supplies on every call that declares it",
-    )
-    args = parser.parse_args(argv)
+    add_credentials(parser)
+    add_fixed(parser)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = arguments().parse_args(argv)
     with open(args.spec, encoding="utf-8") as handle:
         document = json.load(handle)
     headers = dict(h.split(":", 1) for h in args.header)
     try:
         fixed = fixed_from(args.fixed)
         result = plan_tools(
-            document, style=args.style, profile=args.profile, source=args.spec, fixed=fixed
+            document, style=args.style, options=options_from(args), source=args.spec, fixed=fixed
         )
         credentials = credentials_from(args.credential, os.environ, result.security_schemes)
     except ValueError as error:

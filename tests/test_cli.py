@@ -122,3 +122,65 @@ def test_python_dash_m_runs_the_command() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert [t["name"] for t in json.loads(done.stdout)["tools"]][:1] == ["searchProducts"]
+
+
+def help_text(parser: Any) -> str:
+    return " ".join(str(parser.format_help()).split())  # one line: argparse wraps at will
+
+
+def test_every_option_is_a_flag_with_its_default_on_both_command_lines() -> None:
+    """S21.2: every `Options` switch is reachable from `toolshape plan`, `toolshape call` and
+    the example gateway, each with its default (and `legacy`'s) in `--help`; the default
+    style is the same (nested) everywhere."""
+    import argparse
+    import dataclasses
+
+    from examples.gateway import arguments
+    from toolshape import Options
+    from toolshape.cli import _parser
+
+    commands: Any = next(
+        a.choices for a in _parser()._actions if isinstance(a, argparse._SubParsersAction)
+    )
+    parsers = {"plan": commands["plan"], "call": commands["call"], "gateway": arguments()}
+    modern, legacy = Options.preset("2026-11-06"), Options.preset("legacy")
+    for label, parser in parsers.items():
+        text = help_text(parser)
+        for option in dataclasses.fields(Options):
+            flag = "--" + option.name.replace("_", "-")
+            assert flag in text, (label, flag)
+            value = getattr(modern, option.name)
+            shown = (
+                "none"
+                if value is None
+                else str(value).lower()
+                if isinstance(value, bool)
+                else str(value)
+            )
+            assert f"default: {shown}" in text, (label, option.name)
+            if getattr(legacy, option.name) != value:
+                other = getattr(legacy, option.name)
+                other_shown = str(other).lower() if isinstance(other, bool) else str(other)
+                assert f"default: {shown} ({other_shown})" in text, (label, option.name)
+        defaults = {a.dest: a.default for a in parser._actions if isinstance(a, argparse.Action)}
+        assert defaults["style"] == "nested", label
+
+
+def test_the_gateways_switches_reach_its_options() -> None:
+    """S21.2: `--portable-names --on-collision rename --on-unflattenable nested` on the gateway
+    plan as `Options` with those switches."""
+    from examples.gateway import arguments
+    from toolshape import Options
+    from toolshape.cli import options_from
+
+    args = arguments().parse_args(
+        ["doc.json", "--base-url", "http://x", "--portable-names", "--on-collision", "rename",
+         "--on-unflattenable", "nested", "--description-limit", "80", "--profile", "legacy"]
+    )  # fmt: skip
+    assert options_from(args) == Options.preset(
+        "legacy",
+        portable_names=True,
+        on_collision="rename",
+        on_unflattenable="nested",
+        description_limit=80,
+    )

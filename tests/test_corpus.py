@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
@@ -12,7 +13,7 @@ import pytest
 from jsonschema import validators
 
 from tests.conftest import CORPUS
-from toolshape import Plan, plan_document
+from toolshape import Options, Plan, plan_document
 from toolshape._types import CHANNEL_ARGUMENT
 
 DOCUMENTS = sorted(CORPUS.glob("*.json"))
@@ -186,3 +187,36 @@ def test_corpus_credentials_are_never_advertised(path: Path) -> None:
         for channel, name in carried:
             holder = nested.get(CHANNEL_ARGUMENT[channel], {}).get("properties", {})
             assert name not in {k.lower() for k in holder}, (tool.name, name)
+
+
+PORTABLE_KEY = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+PORTABLE_TOOL = re.compile(r"[A-Za-z0-9_-]{1,64}")
+COVER = Options.preset(portable_names=True, on_collision="rename", on_unflattenable="nested")
+
+
+@pytest.mark.parametrize("path", DOCUMENTS, ids=[p.stem for p in DOCUMENTS])
+@pytest.mark.parametrize("style", ["flat", "nested"])
+def test_corpus_every_operation_is_a_tool_with_portable_names(path: Path, style: str) -> None:
+    """S19, S21.1: with `portable_names`, `on_collision="rename"` and
+    `on_unflattenable="nested"`, every operation of the document yields a tool, with zero
+    errors; every tool name and advertised property key matches the strictest model APIs'
+    patterns (channel members of nested tools included)."""
+    document = load(path)
+    result = plan_document(document, style=style, options=COVER, source=path.name)
+    assert result.errors == ()
+    operations = {
+        (route, method)
+        for route, item in document["paths"].items()
+        for method in item
+        if method in ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+    }
+    assert {(t.path, t.method.lower()) for t in result.tools} == operations
+    for tool in result.tools:
+        assert PORTABLE_TOOL.fullmatch(tool.name), tool.name
+        schema = tool.input_schema
+        keys = list(schema["properties"])
+        if tool.style == "nested":
+            for channel, member in schema["properties"].items():
+                if channel != "body":
+                    keys += list(member["properties"])
+        assert all(PORTABLE_KEY.fullmatch(key) for key in keys), (tool.name, keys)

@@ -66,3 +66,11 @@ def test_encode_benchmark_prints_its_table() -> None:
     assert out.count("\n") == 3
     assert "Stripe customer form" in out
     assert "1 MiB multipart upload" in out
+
+
+@pytest.mark.slow
+def test_coverage_benchmark_prints_its_ratio() -> None:
+    """benchmarks/coverage_speed.py plans the corpus with and without the S19/S21 options."""
+    out = run("-m", "benchmarks.coverage_speed", "--runs", "1")
+    assert "portable + rename + nested" in out
+    assert out.splitlines()[-1].startswith("ratio")

@@ -354,7 +354,7 @@ def test_gateway_runs_over_stdio_from_the_repository_root(upstream: Upstream) ->
     base = f"http://127.0.0.1:{upstream.server_address[1]}"
     params = StdioServerParameters(
         command=sys.executable,
-        args=["-m", "examples.gateway", str(EXAMPLE), "--base-url", base],
+        args=["-m", "examples.gateway", str(EXAMPLE), "--base-url", base, "--style", "flat"],
         cwd=str(root),
     )
 
@@ -789,6 +789,8 @@ def test_credentials_from_the_environment_and_fixed_arguments_over_stdio(tmp_pat
             str(spec),
             "--base-url",
             f"http://127.0.0.1:{server.server_address[1]}",
+            "--style",
+            "flat",
             "--credential",
             "bearerAuth=env:REPORTS_TOKEN",
             "--fixed",
@@ -835,3 +837,76 @@ def test_credentials_no_alternative_accepts_are_a_gateway_error(upstream: Upstre
     tools = list(plan_document(SECURE_API, style="flat", fixed={"api-version": "2025-01"}).tools)
     answer = refused(upstream, tools, "listReports", {}, credentials={"basicAuth": "u:p"})
     assert answer.startswith("gateway error: Credentials for tool 'listReports' satisfy none")
+
+
+# -- S19: aliases and renames, end to end -----------------------------------------------------
+
+ALIASED_API: dict[str, Any] = {
+    "openapi": "3.1.0",
+    "info": {"title": "aliases", "version": "1"},
+    "paths": {
+        "/incidents": {  # PagerDuty-like: `include[]`
+            "get": {
+                "operationId": "listIncidents",
+                "parameters": [
+                    {
+                        "name": "include[]",
+                        "in": "query",
+                        "explode": True,
+                        "schema": {"type": "array", "items": {"type": "string"}},
+                    }
+                ],
+            }
+        },
+        "/Accounts/{AccountSid}/Calls.json": {  # Twilio-like: `AccountSid` in path and body
+            "post": {
+                "operationId": "CreateCall",
+                "parameters": [
+                    {"name": "AccountSid", "in": "path", "required": True, "schema": {"type": "string"}}
+                ],
+                "requestBody": {
+                    "content": {
+                        "application/x-www-form-urlencoded": {
+                            "schema": {
+                                "type": "object",
+                                "properties": {
+                                    "AccountSid": {"type": "string"},
+                                    "To": {"type": "string"},
+                                    "StartTime<": {"type": "string"},
+                                },
+                            }
+                        }
+                    }
+                },
+            }
+        },
+    },
+}  # fmt: skip
+
+
+def test_aliases_and_renames_reach_the_upstream_as_wire_names(upstream: Upstream) -> None:
+    """S19 end to end: the SDK's client calls an aliased `include` (`include[]`) and a renamed
+    `AccountSid__path` through the example gateway; the upstream receives the wire names."""
+    options = Options.preset(portable_names=True, on_collision="rename", output_schemas=False)
+    tools = list(plan_document(ALIASED_API, style="flat", options=options).tools)
+    listed = session(upstream, tools, lambda c: c.list_tools())
+    assert {t.name: sorted(t.input_schema["properties"]) for t in listed.tools} == {
+        "listIncidents": ["include"],
+        "CreateCall": ["AccountSid", "AccountSid__path", "StartTime", "To"],
+    }
+    incidents, seen = call(upstream, tools, "listIncidents", {"include": ["assignees", "teams"]})
+    assert not incidents.is_error, text(incidents)
+    assert [(m, p) for m, p, _, _ in seen] == [
+        ("GET", "/incidents?include[]=assignees&include[]=teams")
+    ]
+    arguments = {"AccountSid__path": "AC1", "AccountSid": "AC2", "To": "+1", "StartTime": "t0"}
+    created, seen = call(upstream, tools, "CreateCall", arguments)
+    assert not created.is_error, text(created)
+    ((method, path, headers, body),) = seen
+    assert (method, path) == ("POST", "/Accounts/AC1/Calls.json")
+    assert headers["content-type"] == "application/x-www-form-urlencoded"
+    assert parse_qsl(body.decode("ascii"), strict_parsing=True) == [
+        ("AccountSid", "AC2"),
+        ("To", "+1"),
+        ("StartTime<", "t0"),
+    ]

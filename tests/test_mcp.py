@@ -210,6 +210,7 @@ def test_plan_json_lists_security_and_fixed_arguments(secured: str) -> None:
             "value": "v1",
             "route": {
                 "argument": "api-version",
+                "alias": None,
                 "name": "api-version",
                 "in": "query",
                 "style": "form",

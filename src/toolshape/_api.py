@@ -126,10 +126,11 @@ def plan_document(
     planned: list[Plan] = []
     errors: list[PlanError] = []
     taken: dict[str, Plan] = {}
+    names: set[str] = set()  # S19.2: portable names given so far, for their suffixes
     seen: set[str] = set()
     for raw in reader.operations():
         seen.add(operation_key(raw)[0])
-        plans, failures = plan_operation_tools(reader, raw, server, tools)
+        plans, failures = plan_operation_tools(reader, raw, server, tools, names)
         errors.extend(failures)
         for plan in plans:
             first = taken.get(plan.name)

@@ -22,6 +22,7 @@ from urllib.parse import unquote
 from referencing import Registry, Resource
 from referencing.exceptions import PointerToNowhere, Unresolvable
 
+from toolshape._aliases import PORTABLE_KEY
 from toolshape._convert import convert_30, repair_31
 from toolshape._dialects import DRAFT2020_12, dialect_of
 from toolshape._errors import PlanErrorKind
@@ -197,6 +198,8 @@ class Bundler:
         self.slow_seen = False
         """A pattern with nested quantifiers was met (S13.3)."""
         self.flags_seen = False
+        self.odd_names_seen = False
+        """S19.2: some `properties` key converted so far is not a portable name."""
         """A `readOnly: true` or `writeOnly: true` was met (S16.6)."""
         self._patterns: dict[str, str] = {}
         components = document.get("components")
@@ -477,6 +480,8 @@ class Bundler:
             elif kind is _MAP and isinstance(value, Mapping):
                 if key == "patternProperties":
                     self._note_patterns(value)
+                elif key == "properties" and not self.odd_names_seen:
+                    self.odd_names_seen = any(not PORTABLE_KEY.fullmatch(k) for k in value)
                 base = (pointer, key)
                 out[key] = {
                     k: self._schema(v, (base, k), refs, dialect, deeper, memo)

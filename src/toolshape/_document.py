@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
+from toolshape._aliases import DeepNames
 from toolshape._bundle import Bundler, Problem, fail, kind_of
 from toolshape._dialects import DRAFT2020_12, OPENAPI30, dialect_of
 from toolshape._errors import DocumentError, PlanErrorKind
@@ -115,6 +116,8 @@ class DocumentReader:
         self.request_view = View("readOnly", base64=True)
         self.response_view = View("writeOnly")
         self._schemes: dict[str, SecurityScheme | Problem] = {}
+        self.deep_names = DeepNames(lambda: self.bundler.odd_names_seen)
+        """S19.2: what each bundled definition holds that no alias reaches, found once."""
         self._document_security: Security | Problem | None = None
 
     def location(self, pointer: str) -> str:

@@ -192,13 +192,18 @@ class Engine:
         for key, value in arguments.items():
             route = router.by_argument.get(key)
             if route is not None:
-                nested.setdefault(CHANNEL_ARGUMENT[route.channel], {})[key] = value
+                # The nested twin uses the nested reading's names (S19.1).
+                nested.setdefault(CHANNEL_ARGUMENT[route.channel], {})[route.argument] = value
+            elif key in router.aliased:
+                return [_unexpected(key)]
             elif router.body == "wrapped" and key == "body":
                 nested["body"] = value
             elif router.body == "hoisted" and (
-                key in router.body_properties or router.undeclared == "body"
+                key in router.body_properties
+                or key in router.body_aliases
+                or router.undeclared == "body"
             ):
-                nested.setdefault("body", {})[key] = value
+                nested.setdefault("body", {})[router.body_aliases.get(key, key)] = value
             else:
                 return [_unexpected(key)]
         if router.body == "hoisted" and "body" not in nested and router.body_required:

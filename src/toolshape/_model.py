@@ -46,11 +46,21 @@ class ParameterRoute:
     content_type: str | None = None
     """Set for a parameter described by `content`: its value is sent as JSON text."""
     required: bool = False
+    alias: str | None = None
+    """S19: the advertised name when it differs from `argument` (a portable name, S19.2, or a
+    collision renamed `<name>__<in>`, S19.3); a flat tool's nested reading still uses
+    `argument`."""
+
+    @property
+    def advertised(self) -> str:
+        """The name the tool advertises: the alias, else the argument name."""
+        return self.alias or self.argument
 
     def to_dict(self) -> JsonObject:
         """The route as plain data."""
         return {
             "argument": self.argument,
+            "alias": self.alias,
             "name": self.name,
             "in": self.channel,
             "style": self.style,
@@ -72,6 +82,7 @@ class ParameterRoute:
             allow_reserved=data.get("allowReserved", False),
             content_type=data.get("contentType"),
             required=data.get("required", False),
+            alias=data.get("alias"),
         )
 
 
@@ -177,6 +188,9 @@ class Plan:
     """S18.1: the operation's security alternatives, in order (`((),)`: none needed)."""
     fixed: tuple[FixedArgument, ...] = ()
     """S18.4: the arguments the gateway supplies on every call."""
+    body_aliases: Mapping[str, str] = field(default_factory=dict)
+    """S19.2: a hoisted body property's advertised name → its name in the body, for each
+    property whose name is not portable."""
     _text: str | None = field(default=None, init=False, repr=False, compare=False)
     _engine: CallEngine | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -288,6 +302,7 @@ class Plan:
             "location": self.location,
             "body": self.body,
             "bodyProperties": list(self.body_properties),
+            "bodyAliases": dict(self.body_aliases),
             "bodyRequired": self.body_required,
             "undeclared": self.undeclared,
             "validation": self.validation,
@@ -331,6 +346,7 @@ class Plan:
             body=data["body"],
             parameters=tuple(ParameterRoute.from_dict(p) for p in data["parameters"]),
             body_properties=tuple(data["bodyProperties"]),
+            body_aliases=dict(data["bodyAliases"]),
             body_required=data["bodyRequired"],
             undeclared=data["undeclared"],
             validation=data["validation"],

@@ -20,10 +20,16 @@ class Options:
     Build one with `Options.preset(profile, **overrides)`; an explicit switch wins over the preset.
     """
 
-    on_collision: Literal["error", "nested"] = "error"
-    """S9.1: a collision is a planning error, or the whole tool stays nested with a warning."""
-    on_unflattenable: Literal["error", "wrap"] = "error"
-    """S9.2 / S5: an unflattenable body is a planning error, or stays wrapped under `body`."""
+    on_collision: Literal["error", "nested", "rename"] = "error"
+    """S9.1: a collision is a planning error, or the whole tool stays nested with a warning, or
+    (S19.3) every colliding parameter is advertised as `<name>__<in>`."""
+    on_unflattenable: Literal["error", "wrap", "nested"] = "error"
+    """S9.2 / S5: an unflattenable body is a planning error, or stays wrapped under `body`, or
+    (S21.1) the tool is planned nested with the S9.2 message as a warning."""
+    portable_names: bool = False
+    """S19.2 (opt-in): every top-level argument name outside `^[A-Za-z0-9_.-]{1,64}$` gets an
+    alias, and tool names match `^[A-Za-z0-9_-]{1,64}$`, so the strictest model APIs accept
+    every tool."""
     composed_bodies: Literal["merge", "wrap"] = "merge"
     """S6: a qualifying root `allOf` / `dependentRequired` flattens, or keeps the body wrapped."""
     open_body_root: Literal["absent", "empty"] = "absent"

@@ -15,6 +15,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from toolshape._aliases import (
+    Aliases,
+    DeepNames,
+    collision_renames,
+    portable_aliases,
+    unique,
+)
 from toolshape._bundle import Problem
 from toolshape._collide import detect_collision
 from toolshape._dialects import DIALECTS, DRAFT2020_12, OPENAPI30
@@ -41,6 +48,7 @@ from toolshape._tool import output_schema, title, tool_annotations, wire_body
 from toolshape._types import (
     Body,
     BodyShape,
+    Channel,
     Diagnostic,
     Hoisted,
     Level,
@@ -209,6 +217,16 @@ class Place:
             kind, reason, tool=self.tool, operation=self.operation, location=self.location, **fields
         )
 
+    def warn(self, error: PlanError) -> Diagnostic:
+        """`error`'s message as a warning diagnostic (S21.1)."""
+        return Diagnostic(
+            "warning",
+            error.message,
+            tool=self.tool,
+            operation=self.operation,
+            location=self.location,
+        )
+
     def note(self, level: Level, title: str, reason: str) -> Diagnostic:
         return Diagnostic(
             level,
@@ -291,9 +309,11 @@ def _invalid_defaults(nested: Mapping[str, Unchecked], place: Place) -> list[Dia
     return notes
 
 
-def _route(p: Parameter, options: Options) -> ParameterRoute:
+def _route(p: Parameter, options: Options, aliases: Aliases) -> ParameterRoute:
+    argument = argument_name(p, options.header_names)
     return ParameterRoute(
-        argument=argument_name(p, options.header_names),
+        argument=argument,
+        alias=aliases.get((p.channel, argument)),
         name=p.name,
         channel=p.channel,
         style=p.style or "simple",
@@ -302,6 +322,31 @@ def _route(p: Parameter, options: Options) -> ParameterRoute:
         content_type=p.content_type,
         required=p.required,
     )
+
+
+# -- aliases (S19) ---------------------------------------------------------------------------
+
+
+def _alias_notes(aliases: Aliases, notes: list[Diagnostic], place: Place) -> None:
+    """An info diagnostic listing a tool's portable aliases (S19.2)."""
+    if aliases:
+        shown = ", ".join(f"`{name}` as `{alias}`" for (_, name), alias in aliases.items())
+        notes.append(place.note("info", "MCP tool argument aliases", f"{shown} (S19.2)"))
+
+
+def _deep_name_notes(found: list[str], notes: list[Diagnostic], place: Place) -> None:
+    """S19.2: a warning listing the names inside a body that no alias reaches."""
+    if found:
+        shown = ", ".join(f"`{name}`" for name in found[:10])
+        more = f" and {len(found) - 10} more" if len(found) > 10 else ""
+        notes.append(
+            place.note(
+                "warning",
+                "MCP tool argument names left as they are",
+                f"names inside the request body don't match `^[A-Za-z0-9_.-]{{1,64}}$` and "
+                f"are sent as they are: {shown}{more} (S19.2)",
+            )
+        )
 
 
 # -- credentials and fixed arguments (S18) ---------------------------------------------------
@@ -342,7 +387,7 @@ def _withhold(op: Operation, fixed: Mapping[str, Any], options: Options) -> _Wit
             continue
         name = argument_name(p, options.header_names)
         if name in fixed:
-            routes.append(FixedArgument(name, fixed[name], _route(p, options)))
+            routes.append(FixedArgument(name, fixed[name], _route(p, options, {})))
             schemas[name] = p.schema
             continue
         kept.append(p)
@@ -446,6 +491,7 @@ def plan_tool(
     hints: Mapping[str, Any] | None = None,
     fixed: Mapping[str, Any] | None = None,
     own_fixed: frozenset[str] = frozenset(),
+    deep: DeepNames | None = None,
 ) -> Plan | PlanError:
     """One tool of one operation for one content type (S3-S9, S16, S18): a `Plan`, or the
     `PlanError` that refuses it. `hints` are the caller's annotations for it (S16.2); `fixed`
@@ -464,6 +510,7 @@ def plan_tool(
     declare = DIALECTS[dialect].declare
     notes = _pattern_notes(op, place)
     fixed = fixed or {}
+    deep = deep or DeepNames(lambda: True)
     withheld = _withhold(op, fixed, options)
     op = withheld.op
     fixed_arguments = list(withheld.fixed)
@@ -571,7 +618,9 @@ def plan_tool(
         body_properties: tuple[str, ...] = (),
         undeclared: Literal["reject", "body"] = "reject",
         check: Schema | None = None,
+        aliases: Aliases | None = None,
     ) -> Plan:
+        aliases = aliases or {}
         return Plan(
             name=place.tool,
             operation_id=op.operation_id,
@@ -582,13 +631,15 @@ def plan_tool(
             location=place.location,
             diagnostics=tuple(notes),
             body=shape,
-            parameters=tuple(_route(p, options) for p in op.parameters),
+            parameters=tuple(_route(p, options, aliases) for p in op.parameters),
             body_properties=body_properties,
             body_required=bool(body and body.required) or (shape == "wrapped" and style == "flat"),
             undeclared=undeclared,
             validation=options.validation,
             _input=advertised,
-            _nested=nested,
+            # A nested tool reads what it advertises (aliased members, S19.2); a flat tool's
+            # nested reading keeps the argument names (S19.1).
+            _nested=advertised if style == "nested" else nested,
             _check=check,
             title=title(op),
             description=describe_tool(op, options.description_limit),
@@ -604,22 +655,62 @@ def plan_tool(
                 dataclasses.replace(f, value=json.loads(json.dumps(f.value)))
                 for f in fixed_arguments
             ),
+            body_aliases={
+                alias: name for (channel, name), alias in aliases.items() if channel == "body"
+            },
         )
 
     nested_shape: BodyShape = "wrapped" if has_body else "none"
+
+    def finish_nested() -> Plan:
+        """The nested tool (S3), its channel members by portable names (S19.2)."""
+        if not options.portable_names:
+            return finish("nested", nested, nested_shape, check=fixed_check)
+        aliases = portable_aliases(
+            [(p.channel, argument_name(p, options.header_names)) for p in op.parameters]
+        )
+        _alias_notes(aliases, notes, place)
+        if body is not None and body.schema is not None and deep.wanted:
+            _deep_name_notes(deep.find([body.schema], op.defs), notes, place)
+        advertised = (
+            nested_schema(
+                op.parameters,
+                nested_body,
+                has_body=has_body,
+                header_names=options.header_names,
+                declare=declare,
+                defs=op.defs,
+                aliases=aliases,
+            )
+            if aliases
+            else nested
+        )
+        return finish("nested", advertised, nested_shape, check=fixed_check, aliases=aliases)
+
     if style == "nested":
-        return finish("nested", nested, nested_shape, check=fixed_check)
+        return finish_nested()
     if part is None:
         part = flat_body(op, body, has_body, options)
     hoisted = part.hoisted
     if isinstance(hoisted, Wrapped):
         if options.on_unflattenable == "error":  # S9.2
             return place.error("unflattenable", hoisted.reason, property="body", rule=hoisted.rule)
+        if options.on_unflattenable == "nested":  # S21.1: the S9.2 message, as a warning
+            error = place.error("unflattenable", hoisted.reason, property="body", rule=hoisted.rule)
+            notes.append(place.warn(error))
+            return finish_nested()
         notes.append(place.note("debug", "MCP tool request body left nested", hoisted.reason))
     properties, required, names = flat_parts(
         op.parameters, part.properties, part.required, options.header_names
     )
-    collision = detect_collision(names, wrapped_body=isinstance(hoisted, Wrapped))
+    wrapped_body = isinstance(hoisted, Wrapped)
+    collision = detect_collision(names, wrapped_body=wrapped_body)
+    aliases: dict[tuple[Channel, str], str] = {}
+    if collision is not None and options.on_collision == "rename":  # S19.3
+        aliases = collision_renames(names)
+        shown = ", ".join(f"`{n}` ({c}) as `{a}`" for (c, n), a in aliases.items())
+        notes.append(place.note("info", "MCP tool arguments renamed", f"{shown} (S19.3)"))
+        collision = None
     if collision is not None:
         if options.on_collision == "error":  # S9.1
             return place.error(
@@ -633,7 +724,33 @@ def plan_tool(
         notes.append(
             place.note("warning", "MCP tool input schema left nested", collision.reason + ".")
         )
-        return finish("nested", nested, nested_shape)
+        return finish_nested()
+    if options.portable_names:  # S19.2, after the renames
+        advertised_names = [(c, aliases.get((c, n), n)) for c, ns in names for n in ns]
+        portable = portable_aliases(advertised_names)
+        _alias_notes(portable, notes, place)
+        for channel, listed in names:
+            for name in listed:
+                final = portable.get((channel, aliases.get((channel, name), name)))
+                if final is not None:
+                    aliases[channel, name] = final
+        # Hoisted: what is inside each top-level property; wrapped: all inside `body`.
+        if deep.wanted:
+            _deep_name_notes(deep.find(part.properties.values(), op.defs), notes, place)
+    if aliases:
+        properties, required, names = flat_parts(
+            op.parameters, part.properties, part.required, options.header_names, aliases
+        )
+        clash = detect_collision(names, wrapped_body=wrapped_body)
+        if clash is not None:  # a rename met a name of its own: S9.1 after all
+            return place.error(
+                "collision",
+                clash.reason,
+                property=clash.name,
+                channels=clash.channels,
+                fix=clash.fix,
+                rule="S9.1",
+            )
     if isinstance(hoisted, Hoisted) and hoisted.widened is not None:
         notes.append(
             place.note(
@@ -649,18 +766,27 @@ def plan_tool(
     if composed and defs:
         # A merged allOf no longer references its branches: bundle only what is still used.
         defs = reachable_defs([*properties.values(), policy.additional_properties], defs)
+    dependent = hoisted.dependent_required if isinstance(hoisted, Hoisted) else None
+    if dependent and aliases:
+
+        def named(name: str) -> str:
+            return aliases.get(("body", name), name)
+
+        dependent = {named(k): tuple(named(n) for n in v) for k, v in dependent.items()}
     flat = object_schema(
         properties,
         required,
         policy.additional_properties,
-        dependent_required=hoisted.dependent_required if isinstance(hoisted, Hoisted) else None,
+        dependent_required=dependent,
         declare=declare,
         defs=defs,
     )
     if isinstance(hoisted, Hoisted):
         check = _with_defs(body.schema, op.defs, declare) if composed and body else None
-        return finish("flat", flat, "hoisted", tuple(part.properties), policy.undeclared, check)
-    return finish("flat", flat, nested_shape, (), policy.undeclared)
+        return finish(
+            "flat", flat, "hoisted", tuple(part.properties), policy.undeclared, check, aliases
+        )
+    return finish("flat", flat, nested_shape, (), policy.undeclared, aliases=aliases)
 
 
 def _fixed_body(
@@ -704,12 +830,29 @@ def operation_key(raw: RawOperation) -> tuple[str, str]:
 
 
 def plan_operation_tools(
-    reader: DocumentReader, raw: RawOperation, server: ServerSettings, tools: ToolSettings
+    reader: DocumentReader,
+    raw: RawOperation,
+    server: ServerSettings,
+    tools: ToolSettings,
+    taken: set[str] | None = None,
 ) -> tuple[list[Plan], list[PlanError]]:
-    """Every tool of one operation (one per content type, S8.2): plans and errors."""
+    """Every tool of one operation (one per content type, S8.2): plans and errors.
+
+    With `portable_names` (S19.2), tool names are portable and `taken` holds the names given
+    so far in the document: a clash gets `_2`, `_3`, … in declaration order."""
+    portable = server.options.portable_names
+    taken = taken if taken is not None else set()
     key, label = operation_key(raw)
     base = tools.names.get(key, key)
     location = reader.location(raw.pointer)
+
+    def named(content_type: str | None) -> str:
+        name = tool_name(base, content_type, portable=portable)
+        if portable:
+            name = unique(name, taken)
+            taken.add(name)
+        return name
+
     style = tool_style(raw, key, label, server, tools)
     if isinstance(style, PlanError):
         return [], [style]
@@ -719,7 +862,7 @@ def plan_operation_tools(
         error = PlanError(
             problem.kind,
             problem.reason,
-            tool=tool_name(base),
+            tool=named(None),
             operation=label,
             location=location,
             rule=problem.rule,
@@ -729,7 +872,7 @@ def plan_operation_tools(
     errors: list[PlanError] = []
     bodies: Sequence[Body | None] = op.bodies or (None,)
     for body in bodies:
-        name = tool_name(base, body.content_type if body and len(op.bodies) > 1 else None)
+        name = named(body.content_type if body and len(op.bodies) > 1 else None)
         place = Place(name, label, location)
         try:
             outcome = plan_tool(
@@ -742,6 +885,7 @@ def plan_operation_tools(
                 tools.annotations.get(key),
                 {**server.fixed, **tools.fixed.get(key, {})},
                 frozenset(tools.fixed.get(key, {})),
+                reader.deep_names,
             )
         except RecursionError:
             outcome = place.error(

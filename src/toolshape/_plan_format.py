@@ -69,6 +69,7 @@ PLAN_SCHEMA: Mapping[str, Any] = {
         },
         "outputSchema": {"type": ["object", "null"]},
         "outputWrapped": {"type": "boolean"},
+        "bodyAliases": {"type": "object", "additionalProperties": {"type": "string"}},
         "bodyEncoding": {
             "enum": ["json", "form", "multipart", "text", "binary", "unsupported", None]
         },
@@ -142,6 +143,7 @@ PLAN_SCHEMA: Mapping[str, Any] = {
         "annotations",
         "outputSchema",
         "outputWrapped",
+        "bodyAliases",
         "bodyEncoding",
         "encoding",
         "binary",
@@ -155,6 +157,7 @@ PLAN_SCHEMA: Mapping[str, Any] = {
             "type": "object",
             "properties": {
                 "argument": {"type": "string", "minLength": 1},
+                "alias": {"anyOf": [{"type": "null"}, {"type": "string", "minLength": 1}]},
                 "name": {"type": "string", "minLength": 1, "pattern": _NO_CONTROL},
                 "in": {"enum": ["path", "query", "header", "cookie"]},
                 "style": {

@@ -49,7 +49,10 @@ class Router:
     body_required: bool
     undeclared: Literal["reject", "body"]
     by_argument: Mapping[str, ParameterRoute]
+    """A flat call's parameter arguments, by advertised name (S19.1)."""
     by_channel: Mapping[Channel, Mapping[str, ParameterRoute]]
+    """A nested call's members per channel: by advertised name for a nested tool, by argument
+    name for a flat tool's nested reading (S19.1)."""
     segments: tuple[tuple[str, ...], ...]
     """The path template's `/`-separated segments, each split into literal text (even
     positions) and variable names (odd positions)."""
@@ -61,6 +64,11 @@ class Router:
     """Every query name the operation declares or its path key writes: an exploded object's
     key may not forge one (S12.1)."""
     body_properties: frozenset[str]
+    body_aliases: Mapping[str, str]
+    """S19.2: a hoisted body property's advertised name → its name in the body."""
+    aliased: Mapping[str, str]
+    """S19: each wire (or argument) name that has an alias → the alias: a flat call using the
+    wire name is told the advertised one instead of having it land elsewhere (S7)."""
     body_plan: BodyPlan | None
     """S17: how the body becomes bytes; None without a body."""
     channel_names: frozenset[str]
@@ -83,8 +91,16 @@ class Router:
         template, _, key_query = template.partition("?")
         pairs = tuple(parse_qsl(key_query, keep_blank_values=True))
         by_channel: dict[Channel, dict[str, ParameterRoute]] = {}
+        nested_key = "advertised" if plan.style == "nested" else "argument"
         for route in plan.parameters:
-            by_channel.setdefault(route.channel, {})[route.argument] = route
+            by_channel.setdefault(route.channel, {})[getattr(route, nested_key)] = route
+        advertised = {r.advertised for r in plan.parameters} | set(plan.body_aliases)
+        advertised |= set(plan.body_properties) - set(plan.body_aliases.values())
+        aliased = {r.argument: r.alias for r in plan.parameters if r.alias}
+        aliased.update({wire: alias for alias, wire in plan.body_aliases.items()})
+        aliased = {wire: alias for wire, alias in aliased.items() if wire not in advertised}
+        if plan.body == "wrapped":
+            aliased.pop("body", None)
         written = tuple(
             quote(part, safe="!$'()*+,;=:@/?%[]~") for part in key_query.split("&") if part
         )
@@ -100,7 +116,7 @@ class Router:
             body=plan.body,
             body_required=plan.body_required,
             undeclared=plan.undeclared,
-            by_argument={route.argument: route for route in plan.parameters},
+            by_argument={route.advertised: route for route in plan.parameters},
             by_channel=by_channel,
             segments=tuple(
                 tuple(
@@ -119,6 +135,8 @@ class Router:
                 ]
             ),
             body_properties=frozenset(plan.body_properties),
+            body_aliases=dict(plan.body_aliases),
+            aliased=aliased,
             body_plan=None
             if plan.body_encoding is None or plan.content_type is None
             else BodyPlan(plan.body_encoding, plan.content_type, plan.encoding, plan.binary),
@@ -395,14 +413,22 @@ def _route_flat(router: Router, arguments: dict[str, Unchecked], out: _Builder) 
         route = router.by_argument.get(key)
         if route is not None:
             out.parameter(route, value, key)
-        elif router.body == "wrapped" and key == "body":
+            continue
+        if router.aliased and key in router.aliased:
+            raise ArgumentError(
+                router.tool,
+                [ArgumentIssue(key, "additionalProperties", f"is `{router.aliased[key]}` here")],
+            )
+        if router.body == "wrapped" and key == "body":
             out.body = value
-        elif key in router.body_properties or (
-            router.body == "hoisted" and router.undeclared == "body"
+        elif (
+            key in router.body_properties
+            or key in router.body_aliases
+            or (router.body == "hoisted" and router.undeclared == "body")
         ):
             if body is None:
                 body = {}
-            body[key] = value
+            body[router.body_aliases.get(key, key)] = value
         else:
             raise out.refuse(key)
     if router.body == "hoisted":

@@ -72,12 +72,17 @@ def object_schema(
 
 
 def channel_schema(
-    params: Sequence[Parameter], header_names: Literal["lower", "declared"]
+    params: Sequence[Parameter],
+    header_names: Literal["lower", "declared"],
+    aliases: Mapping[tuple[Channel, str], str] | None = None,
 ) -> dict[str, Unchecked]:
-    """S3.1: one parameter channel as a closed object."""
+    """S3.1: one parameter channel as a closed object (members by alias, S19.2)."""
+    aliases = aliases or {}
+    names = [argument_name(p, header_names) for p in params]
+    advertised = [aliases.get((p.channel, n), n) for p, n in zip(params, names, strict=True)]
     return object_schema(
-        {argument_name(p, header_names): argument_schema(p) for p in params},
-        [argument_name(p, header_names) for p in params if p.required],
+        {a: argument_schema(p) for p, a in zip(params, advertised, strict=True)},
+        [a for p, a in zip(params, advertised, strict=True) if p.required],
     )
 
 
@@ -89,8 +94,10 @@ def nested_schema(
     header_names: Literal["lower", "declared"],
     declare: str | None,
     defs: Mapping[str, Schema],
+    aliases: Mapping[tuple[Channel, str], str] | None = None,
 ) -> dict[str, Unchecked]:
-    """S3: one required object argument per declared channel, in S3.1 order, root closed."""
+    """S3: one required object argument per declared channel, in S3.1 order, root closed;
+    `aliases` rename channel members (a nested tool's portable names, S19.2)."""
     properties: dict[str, Schema] = {}
     for channel in NESTED_ORDER:
         if channel == "body":
@@ -99,7 +106,7 @@ def nested_schema(
             continue
         members = [p for p in params if p.channel == channel]
         if members:
-            properties[CHANNEL_ARGUMENT[channel]] = channel_schema(members, header_names)
+            properties[CHANNEL_ARGUMENT[channel]] = channel_schema(members, header_names, aliases)
     return object_schema(properties, list(properties), False, declare=declare, defs=defs)
 
 
@@ -108,22 +115,31 @@ def flat_parts(
     body_properties: Mapping[str, Schema],
     body_required: Sequence[str],
     header_names: Literal["lower", "declared"],
+    aliases: Mapping[tuple[Channel, str], str] | None = None,
 ) -> tuple[dict[str, Schema], list[str], list[tuple[Channel, list[str]]]]:
-    """S4.1, S4.2: flat properties and `required` in channel order, and the names per channel."""
+    """S4.1, S4.2: flat properties and `required` in channel order, and the advertised names
+    per channel; `aliases` give names by `(channel, name)` (S19)."""
+    aliases = aliases or {}
     properties: dict[str, Schema] = {}
     required: list[str] = []
     names: list[tuple[Channel, list[str]]] = []
     for channel in NESTED_ORDER:
         if channel == "body":
-            names.append(("body", list(body_properties)))
+            names.append(("body", [aliases.get(("body", n), n) for n in body_properties]))
             for name, schema in body_properties.items():
-                properties.setdefault(name, schema)
-            required.extend(r for r in body_required if r not in required)
+                properties.setdefault(aliases.get(("body", name), name), schema)
+            for name in body_required:
+                advertised = aliases.get(("body", name), name)
+                if advertised not in required:
+                    required.append(advertised)
             continue
         members = [p for p in params if p.channel == channel]
-        names.append((channel, [argument_name(p, header_names) for p in members]))
-        for p in members:
-            name = argument_name(p, header_names)
+        advertised_names = [
+            aliases.get((channel, argument_name(p, header_names)), argument_name(p, header_names))
+            for p in members
+        ]
+        names.append((channel, advertised_names))
+        for p, name in zip(members, advertised_names, strict=True):
             properties.setdefault(name, argument_schema(p))
             if p.required and name not in required:
                 required.append(name)

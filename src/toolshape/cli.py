@@ -136,7 +136,9 @@ def _shown(value: object) -> str:
     return "none" if value is None else str(value)
 
 
-def _add_profile(parser: argparse.ArgumentParser) -> None:
+def add_options(parser: argparse.ArgumentParser) -> None:
+    """`--profile` and one flag per `Options` switch, each with its default in `--help` (S21.2);
+    the example gateway shares them."""
     parser.add_argument(
         "--profile", default="2026-11-06", choices=PROFILES, help="behaviour profile (S10)"
     )
@@ -169,7 +171,7 @@ def _add_profile(parser: argparse.ArgumentParser) -> None:
             )
 
 
-def _options(args: argparse.Namespace) -> Options:
+def options_from(args: argparse.Namespace) -> Options:
     """The profile's preset with every switch given on the command line replacing its value."""
     overrides: dict[str, object] = {}
     for name, values in _switches().items():
@@ -189,21 +191,17 @@ def _parser() -> argparse.ArgumentParser:
     plan.add_argument(
         "spec", nargs="?", help="an OpenAPI 3.x JSON document (default: the bundled example)"
     )
-    plan.add_argument(
-        "--style", default="nested", help="the server-wide toolInputStyle: flat or nested"
-    )
-    _add_profile(plan)
-    _add_fixed(plan)
+    add_style(plan)
+    add_options(plan)
+    add_fixed(plan)
     plan.add_argument("--source", help="the name locations use for the document (default: SPEC)")
     plan.add_argument("--json", action="store_true", help="print the result as JSON")
     call = commands.add_parser("call", help="turn one tool call into the HTTP request it describes")
     call.add_argument("spec", help="an OpenAPI 3.x JSON document")
     call.add_argument("tool", help="the tool's name (as `toolshape plan` lists it)")
     call.add_argument("arguments", help="the call's arguments as JSON text")
-    call.add_argument(
-        "--style", default="nested", help="the server-wide toolInputStyle: flat or nested"
-    )
-    _add_profile(call)
+    add_style(call)
+    add_options(call)
     call.add_argument(
         "--header",
         action="append",
@@ -214,19 +212,24 @@ def _parser() -> argparse.ArgumentParser:
     call.add_argument(
         "--protocol-version", default="2025-11-25", help="MCP protocol version for error answers"
     )
-    _add_fixed(call)
-    call.add_argument(
-        "--credential",
-        action="append",
-        default=[],
-        metavar="SCHEME=env:VAR",
-        help="a credential for a security scheme, read from the environment variable VAR "
-        "(repeatable, S18.2); its values are masked in the printed request",
-    )
+    add_fixed(call)
+    add_credentials(call, "; its values are masked in the printed request")
     return parser
 
 
-def _add_fixed(parser: argparse.ArgumentParser) -> None:
+def add_style(parser: argparse.ArgumentParser) -> None:
+    """`--style`, the server-wide `toolInputStyle` (S2): `nested` by default, everywhere."""
+    parser.add_argument(
+        "--style",
+        default="nested",
+        metavar="flat|nested",
+        help="the server-wide toolInputStyle (default: nested; another value is read as nested "
+        "with a warning, S2.3)",
+    )
+
+
+def add_fixed(parser: argparse.ArgumentParser) -> None:
+    """`--fixed NAME=JSON` (S18.4), read with `fixed_from`."""
     parser.add_argument(
         "--fixed",
         action="append",
@@ -234,6 +237,18 @@ def _add_fixed(parser: argparse.ArgumentParser) -> None:
         metavar="NAME=JSON",
         help="an argument the gateway supplies on every call that declares it, out of the "
         "schemas (repeatable, S18.4)",
+    )
+
+
+def add_credentials(parser: argparse.ArgumentParser, more: str = "") -> None:
+    """`--credential SCHEME=env:VAR` (S18.2), read with `credentials_from`."""
+    parser.add_argument(
+        "--credential",
+        action="append",
+        default=[],
+        metavar="SCHEME=env:VAR",
+        help="a credential for a security scheme, read from the environment variable VAR "
+        f"(repeatable, S18.2){more}",
     )
 
 
@@ -301,7 +316,7 @@ def main(
             document,
             style=args.style,
             source=args.source or source,
-            options=_options(args),
+            options=options_from(args),
             fixed=_fixed(args),
         )
     except (_Usage, DocumentError) as error:
@@ -338,7 +353,11 @@ def _call(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         headers.append((name.strip(), value.strip()))
     try:
         result = plan_document(
-            document, style=args.style, source=source, options=_options(args), fixed=_fixed(args)
+            document,
+            style=args.style,
+            source=source,
+            options=options_from(args),
+            fixed=_fixed(args),
         )
         credentials = credentials_from(args.credential, os.environ, result.security_schemes)
     except _Usage as error:
