@@ -18,7 +18,6 @@ Run (MCP over stdio):
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Mapping, Sequence
@@ -35,13 +34,17 @@ from mcp.shared.exceptions import MCPError
 import toolshape
 from toolshape import ArgumentError, CredentialError, EncodeError, Plan, error_result
 from toolshape.cli import (
+    DocumentUnreadable,
     add_credentials,
     add_fixed,
     add_options,
+    add_select,
     add_style,
     credentials_from,
     fixed_from,
+    load_document,
     options_from,
+    select_from,
 )
 
 
@@ -122,11 +125,12 @@ def plan_tools(
     options: toolshape.Options,
     source: str,
     fixed: Mapping[str, Any] | None = None,
+    select: toolshape.Select | None = None,
 ) -> toolshape.PlanResult:
     """Every tool that plans; planning errors and warnings are written to stderr (stdout is
     the MCP stream)."""
     result = toolshape.plan_document(
-        document, style=style, options=options, source=source, fixed=fixed
+        document, style=style, options=options, source=source, fixed=fixed, select=select
     )
     for error in result.errors:
         print(f"toolshape: {error.message}", file=sys.stderr)
@@ -152,6 +156,7 @@ def arguments() -> argparse.ArgumentParser:
     parser.add_argument("--base-url", required=True, help="where the API is served")
     add_style(parser)
     add_options(parser)  # every Options switch, as `toolshape` has them (S21.2)
+    add_select(parser)
     parser.add_argument(
         "--header",
         action="append",
@@ -166,16 +171,20 @@ def arguments() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = arguments().parse_args(argv)
-    with open(args.spec, encoding="utf-8") as handle:
-        document = json.load(handle)
     headers = dict(h.split(":", 1) for h in args.header)
     try:
+        document, _ = load_document(args.spec)  # JSON, or YAML with toolshape[yaml] (S20.2)
         fixed = fixed_from(args.fixed)
         result = plan_tools(
-            document, style=args.style, options=options_from(args), source=args.spec, fixed=fixed
+            document,
+            style=args.style,
+            options=options_from(args),
+            source=args.spec,
+            fixed=fixed,
+            select=select_from(args),
         )
         credentials = credentials_from(args.credential, os.environ, result.security_schemes)
-    except ValueError as error:
+    except (ValueError, DocumentUnreadable) as error:
         print(f"toolshape: {error}", file=sys.stderr)
         return 2
     plans = list(result.tools)

@@ -17,7 +17,7 @@ from toolshape import DocumentError, PlanError, ToolshapeError, plan_document
     [
         ([], "the document is a list, not a mapping", "openapi.json#"),
         ("openapi: 3.1.0", "the document is a string, not a mapping", "openapi.json#"),
-        ({"swagger": "2.0", "paths": {}}, "Swagger 2.0", "openapi.json#/swagger"),
+        ({"swagger": "1.2", "paths": {}}, "Swagger 1.2", "openapi.json#/swagger"),
         ({"paths": {}}, "`openapi` is None", "openapi.json#/openapi"),
         ({"openapi": "4.0.0", "paths": {}}, "not 3.0.x or 3.1.x", "openapi.json#/openapi"),
         (

@@ -82,8 +82,9 @@ def test_plan_json_shape(tmp_path: Path) -> None:
     ("content", "needle"),
     [
         (None, "can't read"),
-        ("openapi: 3.1.0\n", "it is not JSON"),
-        ('{"swagger": "2.0"}', "Swagger 2.0"),
+        ("{not json", "it is not JSON (line 1, column 2: Expecting property name"),
+        ("a: [1,\nb: c\n", "it is neither JSON nor YAML (line 3, column 1:"),
+        ('{"swagger": "1.2"}', "Swagger 1.2, which toolshape does not read"),
         ("[1]", "not a mapping"),
     ],
 )

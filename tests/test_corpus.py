@@ -15,6 +15,7 @@ from jsonschema import validators
 from tests.conftest import CORPUS
 from toolshape import Options, Plan, plan_document
 from toolshape._types import CHANNEL_ARGUMENT
+from toolshape.cli import parse_document
 
 DOCUMENTS = sorted(CORPUS.glob("*.json"))
 
@@ -189,6 +190,12 @@ def test_corpus_credentials_are_never_advertised(path: Path) -> None:
             assert name not in {k.lower() for k in holder}, (tool.name, name)
 
 
+#: The plain scalars YAML 1.2's core schema reads as something other than text (its spec).
+YAML12_NOT_TEXT = re.compile(
+    r"[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+"
+    r"|[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?|[-+]?\.(inf|Inf|INF)|\.(nan|NaN|NAN)"
+    r"|true|True|TRUE|false|False|FALSE|null|Null|NULL|~|"
+)
 PORTABLE_KEY = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 PORTABLE_TOOL = re.compile(r"[A-Za-z0-9_-]{1,64}")
 COVER = Options.preset(portable_names=True, on_collision="rename", on_unflattenable="nested")
@@ -220,3 +227,30 @@ def test_corpus_every_operation_is_a_tool_with_portable_names(path: Path, style:
                 if channel != "body":
                     keys += list(member["properties"])
         assert all(PORTABLE_KEY.fullmatch(key) for key in keys), (tool.name, keys)
+
+
+@pytest.mark.parametrize("path", DOCUMENTS, ids=[p.stem for p in DOCUMENTS])
+def test_corpus_documents_read_as_yaml_plan_as_their_json(path: Path) -> None:
+    """S20.2: each document written out as YAML (by PyYAML, here) reads back as exactly its
+    JSON data — same values, same types, same key order — so it plans identically; for the
+    two smallest the plans themselves are compared."""
+    yaml = pytest.importorskip("yaml", reason="the yaml extra is part of the test extra")
+    document = load(path)
+
+    class Dumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[misc]
+        """PyYAML writes YAML 1.1, which leaves `012345678912345678` plain (1.1 has no such
+        integer); a 1.2 reader takes it for a number. Quote what YAML 1.2 would read so."""
+
+    def text_scalar(dumper: Any, value: str) -> Any:
+        style = "'" if YAML12_NOT_TEXT.fullmatch(value) else None
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+    Dumper.add_representer(str, text_scalar)
+    text = yaml.dump(document, Dumper=Dumper, sort_keys=False, allow_unicode=True)
+    read = parse_document(text, path.name)
+    assert json.dumps(read) == json.dumps(document)
+    if path.stem in ("twilio-api-v2010", "box"):
+        from_yaml = plan_document(read, style="flat", source=path.name)
+        from_json = plan_document(document, style="flat", source=path.name)
+        assert [t.to_dict() for t in from_yaml.tools] == [t.to_dict() for t in from_json.tools]
+        assert [e.to_dict() for e in from_yaml.errors] == [e.to_dict() for e in from_json.errors]

@@ -74,3 +74,11 @@ def test_coverage_benchmark_prints_its_ratio() -> None:
     out = run("-m", "benchmarks.coverage_speed", "--runs", "1")
     assert "portable + rename + nested" in out
     assert out.splitlines()[-1].startswith("ratio")
+
+
+@pytest.mark.slow
+def test_yaml_benchmark_prints_its_table() -> None:
+    """benchmarks/yaml_speed.py reads YAML corpus documents beside PyYAML's safe loader."""
+    out = run("-m", "benchmarks.yaml_speed", "--runs", "1")
+    assert out.count("\n") == 5
+    assert out.splitlines()[-1].startswith("all")

@@ -910,3 +910,46 @@ def test_aliases_and_renames_reach_the_upstream_as_wire_names(upstream: Upstream
         ("To", "+1"),
         ("StartTime<", "t0"),
     ]
+
+
+# -- S20: a YAML (Swagger 2.0) document as the gateway's input -------------------------------
+
+
+def test_the_gateway_serves_a_yaml_swagger_20_document(upstream: Upstream) -> None:
+    """S20.2, S20.3 end to end: `python -m examples.gateway shop.swagger.yaml` over stdio reads
+    YAML, converts Swagger 2.0, keeps only `--tag orders`, and sends requests under the
+    document's `basePath`."""
+    root = Path(__file__).resolve().parents[1]
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=[
+            "-m",
+            "examples.gateway",
+            str(root / "tests" / "data" / "shop.swagger.yaml"),
+            "--base-url",
+            f"http://127.0.0.1:{upstream.server_address[1]}",
+            "--style",
+            "flat",
+            "--tag",
+            "orders",
+            "--no-deprecated",
+        ],
+        cwd=str(root),
+    )
+
+    async def run() -> tuple[list[str], types.CallToolResult]:
+        async with Client(params) as client:
+            listed = await client.list_tools()
+            answer = await client.call_tool("payOrder", {"orderId": "o1", "amount": 5, "idempotency-key": "k"})  # fmt: skip
+            return sorted(t.name for t in listed.tools), answer
+
+    before = len(upstream.seen)
+    names, answer = anyio.run(run)
+    assert names == ["createOrder", "getOrder", "listOrders", "payOrder", "setOrderLine"]
+    assert not answer.is_error, text(answer)
+    ((method, path, headers, _),) = upstream.seen[before:]
+    assert (method, path, headers["idempotency-key"]) == (
+        "POST",
+        "/api/v1/orders/o1/pay?amount=5",
+        "k",
+    )

@@ -7,7 +7,7 @@ from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from toolshape import (
@@ -543,6 +543,8 @@ VALUES = st.recursive(
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.dictionaries(NAMES, VALUES, max_size=5), st.sampled_from(["flat", "nested"]))
+@example({"filter": {"api-version": None}}, "flat")  # an exploded key forging the fixed one
+@example({"prefs": {"session": "x"}}, "flat")
 def test_no_arguments_change_a_credential_or_a_fixed_value(
     arguments: dict[str, Any], style: str
 ) -> None:

@@ -26,6 +26,7 @@ from toolshape._plan_format import PLAN_FORMAT, PLAN_SCHEMA
 from toolshape._policy import KeyPolicy, apply_key_policy
 from toolshape._reading import pick_reading
 from toolshape._route import Router, route_args
+from toolshape._select import Select
 from toolshape._types import (
     NO_BODY,
     BodyEncoding,
@@ -82,6 +83,7 @@ __all__ = [
     "Router",
     "SecurityKind",
     "SecurityScheme",
+    "Select",
     "Style",
     "ToolshapeError",
     "Wrapped",

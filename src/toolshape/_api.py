@@ -12,7 +12,7 @@ from typing import TypedDict
 
 from typing_extensions import Unpack
 
-from toolshape._document import DocumentReader
+from toolshape._document import DocumentReader, RawOperation
 from toolshape._errors import DocumentError, PlanError
 from toolshape._json import Unchecked
 from toolshape._model import Plan, PlanResult
@@ -25,6 +25,7 @@ from toolshape._plan import (
     server_style,
 )
 from toolshape._pointers import pointer
+from toolshape._select import Select
 from toolshape._types import Diagnostic
 
 
@@ -56,6 +57,8 @@ class PlanSettings(TypedDict, total=False):
     (S18.4): left out of the advertised schemas, validated now, routed on every call."""
     fixed_per_operation: Mapping[str, Mapping[str, object]] | None
     """`fixed` for one operation, by operationId (or derived name); wins over `fixed`."""
+    select: Select | None
+    """Which operations to plan (S20.1); all when None."""
 
 
 _KEYWORDS = frozenset(PlanSettings.__annotations__)
@@ -128,8 +131,14 @@ def plan_document(
     taken: dict[str, Plan] = {}
     names: set[str] = set()  # S19.2: portable names given so far, for their suffixes
     seen: set[str] = set()
+    select = keywords.get("select")
+    left_out = 0
     for raw in reader.operations():
-        seen.add(operation_key(raw)[0])
+        key = operation_key(raw)[0]
+        seen.add(key)
+        if isinstance(select, Select) and not _selected(select, raw, key):
+            left_out += 1
+            continue
         plans, failures = plan_operation_tools(reader, raw, server, tools, names)
         errors.extend(failures)
         for plan in plans:
@@ -140,10 +149,27 @@ def plan_document(
             taken[plan.name] = plan
             planned.append(plan)
             diagnostics.extend(plan.diagnostics)
+    if left_out:
+        diagnostics.append(
+            Diagnostic("debug", f"`select` left out {left_out} operations of {server.source}")
+        )
     diagnostics.extend(_unknown_keys(tools, seen, server.source))
     diagnostics.extend(_unused_fixed(server.fixed, planned, errors, server.source))
     return PlanResult(
         tuple(planned), tuple(errors), tuple(diagnostics), reader.security_scheme_names()
+    )
+
+
+def _selected(select: Select, raw: RawOperation, key: str) -> bool:
+    """S20.1: whether `select` keeps the operation."""
+    node = raw.node if isinstance(raw.node, Mapping) else {}
+    tags = node.get("tags")
+    return select.keeps(
+        key=key,
+        method=raw.method,
+        path=raw.path,
+        tags=[t for t in tags if isinstance(t, str)] if isinstance(tags, list) else [],
+        deprecated=node.get("deprecated") is True,
     )
 
 
@@ -208,8 +234,15 @@ def plan_operation(
     """
     server, tools, _ = settings("plan_operation", keywords)
     reader = DocumentReader(document, server.source, outputs=server.options.output_schemas)
+    select = keywords.get("select")
     for raw in reader.operations():
         if raw.path == path and raw.method == method.lower():
+            if isinstance(select, Select) and not _selected(select, raw, operation_key(raw)[0]):
+                raise DocumentError(
+                    "document",
+                    f"`select` leaves out the operation {method.upper()} {path}",
+                    location=f"{server.source}#{raw.pointer}",
+                )
             plans, errors = plan_operation_tools(reader, raw, server, tools)
             if errors:
                 raise errors[0]

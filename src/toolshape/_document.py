@@ -30,6 +30,7 @@ from toolshape._http import (
 )
 from toolshape._json import Unchecked
 from toolshape._pointers import escape, subschemas
+from toolshape._swagger import Converted, convert_swagger, is_swagger2
 from toolshape._types import (
     NO_SECURITY,
     PARAMETER_CHANNELS,
@@ -89,12 +90,17 @@ class DocumentReader:
                 "toolshape reads OpenAPI 3.0 and 3.1 documents",
                 location=f"{source}#",
             )
+        self.converted: Converted | None = None
+        """S20.3: the 3.0 reading of a Swagger 2.0 document, when it is one."""
+        if is_swagger2(document) and "openapi" not in document:
+            self.converted = convert_swagger(document)
+            document = self.converted.document
         version = document.get("openapi")
         if "swagger" in document and version is None:
             raise DocumentError(
                 "document",
-                f"the document is Swagger {document.get('swagger')}, which toolshape does not read; "
-                "convert it to OpenAPI 3.x first",
+                f"the document is Swagger {document.get('swagger')}, which toolshape does not "
+                "read; toolshape reads Swagger 2.0 and OpenAPI 3.0 and 3.1 documents",
                 location=f"{source}#/swagger",
             )
         if not isinstance(version, str) or not re.match(r"^3\.[01](\.|$)", version):
@@ -123,6 +129,16 @@ class DocumentReader:
     def location(self, pointer: str) -> str:
         """`<source>#<pointer>` (S9.3)."""
         return f"{self.source}#{pointer}"
+
+    @property
+    def base_path(self) -> str:
+        """S20.3: what every request path starts with (a Swagger 2.0 `basePath`), or `""`."""
+        return self.converted.base_path if self.converted is not None else ""
+
+    def origin(self, text: str) -> str:
+        """`text` with its pointers into the document as the caller wrote it (S20.3: a
+        Swagger 2.0 document's own pointers)."""
+        return self.converted.origin(text) if self.converted is not None else text
 
     # -- operations --------------------------------------------------------------------------
 
@@ -190,6 +206,8 @@ class DocumentReader:
         """
         if raw.problem is not None:
             raise raw.problem
+        if self.converted is not None and raw.pointer in self.converted.problems:
+            raise self.converted.problems[raw.pointer]  # S20.3: what 3.0 can't express
         if not isinstance(raw.node, Mapping):
             fail("document", f"the operation is a {kind_of(raw.node)}, not a mapping")
         refs: list[str] = []

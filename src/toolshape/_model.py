@@ -191,6 +191,8 @@ class Plan:
     body_aliases: Mapping[str, str] = field(default_factory=dict)
     """S19.2: a hoisted body property's advertised name → its name in the body, for each
     property whose name is not portable."""
+    base_path: str = ""
+    """S20.3: what every request path starts with (a Swagger 2.0 `basePath`), or `""`."""
     _text: str | None = field(default=None, init=False, repr=False, compare=False)
     _engine: CallEngine | None = field(default=None, init=False, repr=False, compare=False)
 
@@ -303,6 +305,7 @@ class Plan:
             "body": self.body,
             "bodyProperties": list(self.body_properties),
             "bodyAliases": dict(self.body_aliases),
+            "basePath": self.base_path,
             "bodyRequired": self.body_required,
             "undeclared": self.undeclared,
             "validation": self.validation,
@@ -347,6 +350,7 @@ class Plan:
             parameters=tuple(ParameterRoute.from_dict(p) for p in data["parameters"]),
             body_properties=tuple(data["bodyProperties"]),
             body_aliases=dict(data["bodyAliases"]),
+            base_path=data["basePath"],
             body_required=data["bodyRequired"],
             undeclared=data["undeclared"],
             validation=data["validation"],

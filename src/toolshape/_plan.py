@@ -861,7 +861,7 @@ def plan_operation_tools(
     except Problem as problem:
         error = PlanError(
             problem.kind,
-            problem.reason,
+            reader.origin(problem.reason),  # S20.3: pointers into a 2.0 document as written
             tool=named(None),
             operation=label,
             location=location,
@@ -895,4 +895,28 @@ def plan_operation_tools(
             errors.append(outcome)
         else:
             plans.append(outcome)
+    if reader.converted is not None:  # S20.3: requests under `basePath`, pointers into 2.0
+        plans = [_from_swagger(plan, reader) for plan in plans]
+        errors = [_error_from_swagger(error, reader) for error in errors]
     return plans, errors
+
+
+def _from_swagger(plan: Plan, reader: DocumentReader) -> Plan:
+    notes = tuple(
+        dataclasses.replace(note, message=reader.origin(note.message)) for note in plan.diagnostics
+    )
+    return dataclasses.replace(plan, base_path=reader.base_path, diagnostics=notes)
+
+
+def _error_from_swagger(error: PlanError, reader: DocumentReader) -> PlanError:
+    return PlanError(
+        error.kind,
+        reader.origin(error.reason),
+        tool=error.tool,
+        operation=error.operation,
+        property=error.property,
+        channels=error.channels,
+        location=error.location,
+        fix=error.fix,
+        rule=error.rule,
+    )

@@ -70,6 +70,7 @@ PLAN_SCHEMA: Mapping[str, Any] = {
         "outputSchema": {"type": ["object", "null"]},
         "outputWrapped": {"type": "boolean"},
         "bodyAliases": {"type": "object", "additionalProperties": {"type": "string"}},
+        "basePath": {"type": "string", "pattern": "^(/[^\\x00-\\x1f\\x7f?#]*)?(?!\\n)$"},
         "bodyEncoding": {
             "enum": ["json", "form", "multipart", "text", "binary", "unsupported", None]
         },
@@ -144,6 +145,7 @@ PLAN_SCHEMA: Mapping[str, Any] = {
         "outputSchema",
         "outputWrapped",
         "bodyAliases",
+        "basePath",
         "bodyEncoding",
         "encoding",
         "binary",

@@ -53,6 +53,8 @@ class Router:
     by_channel: Mapping[Channel, Mapping[str, ParameterRoute]]
     """A nested call's members per channel: by advertised name for a nested tool, by argument
     name for a flat tool's nested reading (S19.1)."""
+    base_path: str
+    """S20.3: what every request path starts with (percent-encoded as a path literal)."""
     segments: tuple[tuple[str, ...], ...]
     """The path template's `/`-separated segments, each split into literal text (even
     positions) and variable names (odd positions)."""
@@ -105,6 +107,7 @@ class Router:
             quote(part, safe="!$'()*+,;=:@/?%[]~") for part in key_query.split("&") if part
         )
         carried = [s for alternative in plan.security for s in alternative if s.kind == "apiKey"]
+        fixed_routes = [f.route for f in plan.fixed if f.route is not None]
         fixed_names: dict[str, set[str]] = {"": {f.name for f in plan.fixed}}
         for item in plan.fixed:
             channel = CHANNEL_ARGUMENT[item.route.channel if item.route else "body"]
@@ -117,6 +120,7 @@ class Router:
             body_required=plan.body_required,
             undeclared=plan.undeclared,
             by_argument={route.advertised: route for route in plan.parameters},
+            base_path=quote(plan.base_path, safe="/" + _PATH_LITERAL_SAFE),
             by_channel=by_channel,
             segments=tuple(
                 tuple(
@@ -132,6 +136,7 @@ class Router:
                     *(r.name for r in plan.parameters if r.channel == "query"),
                     *(k for k, _ in pairs),
                     *(s.parameter for s in carried if s.location == "query" and s.parameter),
+                    *(r.name for r in fixed_routes if r.channel == "query"),
                 ]
             ),
             body_properties=frozenset(plan.body_properties),
@@ -145,6 +150,7 @@ class Router:
                 [
                     *(r.name for r in plan.parameters if r.channel == "cookie"),
                     *(s.parameter for s in carried if s.location == "cookie" and s.parameter),
+                    *(r.name for r in fixed_routes if r.channel == "cookie"),
                 ]
             ),
             security=plan.security,
@@ -481,7 +487,7 @@ def _finish(
     router: Router, out: _Builder, inbound: Inbound, encoded: Encoded | None, applied: Applied
 ) -> Request:
     values = out.path_values
-    path = "/".join(
+    path = router.base_path + "/".join(
         parts[0] if len(parts) == 1 else _segment(parts, values) for parts in router.segments
     )
     has_body = out.body is not NO_BODY

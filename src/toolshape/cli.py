@@ -25,14 +25,17 @@ from toolshape._errors import (
 from toolshape._mcp import error_result
 from toolshape._model import Plan, PlanResult
 from toolshape._options import PROFILES, Options
+from toolshape._select import Select
 from toolshape._types import Json, Request, Unchecked
+from toolshape._yaml import MissingYaml, YamlError, load_yaml
 
 EXAMPLE = "example.openapi.json"
 """The bundled example document `toolshape plan` reads when no SPEC is given."""
 
 
-class _Usage(Exception):
-    """A file that can't be read or is not JSON, or a malformed flag (exit 2)."""
+class DocumentUnreadable(Exception):
+    """A document that can't be read (not a file, neither JSON nor YAML), or a malformed flag:
+    exit 2, with the message."""
 
 
 def credentials_from(
@@ -88,7 +91,7 @@ def load_document(path: str | None) -> tuple[Unchecked, str]:
     """The parsed document and its default source name; the bundled example when `path` is None.
 
     Raises:
-        _Usage: the file can't be read or is not JSON.
+        DocumentUnreadable: the file can't be read or is not JSON.
     """
     if path is None:
         text = (
@@ -102,16 +105,38 @@ def load_document(path: str | None) -> tuple[Unchecked, str]:
         with open(path, encoding="utf-8") as handle:
             text = handle.read()
     except OSError as error:
-        raise _Usage(f"can't read {path}: {error.strerror or error}") from None
+        raise DocumentUnreadable(f"can't read {path}: {error.strerror or error}") from None
     except UnicodeDecodeError:
-        raise _Usage(f"can't read {path}: it is not UTF-8 text") from None
+        raise DocumentUnreadable(f"can't read {path}: it is not UTF-8 text") from None
+    return parse_document(text, path), path
+
+
+def parse_document(text: str, path: str) -> Unchecked:
+    """S20.2: a document's text as JSON, else as YAML (the extra `toolshape[yaml]`).
+
+    Raises:
+        DocumentUnreadable: neither, with the parser's line and column; or YAML without PyYAML.
+    """
     try:
-        return json.loads(text), path
-    except (json.JSONDecodeError, RecursionError) as error:
-        raise _Usage(
-            f"can't read {path}: it is not JSON ({error}); toolshape reads JSON documents, "
-            "so convert a YAML document to JSON first"
+        return json.loads(text)
+    except RecursionError:
+        raise DocumentUnreadable(f"can't read {path}: it nests too deeply") from None
+    except json.JSONDecodeError as error:
+        if text.lstrip()[:1] in ("{", "["):  # meant as JSON: the JSON parser's word
+            raise DocumentUnreadable(
+                f"can't read {path}: it is not JSON (line {error.lineno}, column "
+                f"{error.colno}: {error.msg})"
+            ) from None
+    try:
+        return load_yaml(text)
+    except MissingYaml as error:
+        raise DocumentUnreadable(f"can't read {path}: it is not JSON, and {error}") from None
+    except YamlError as error:
+        raise DocumentUnreadable(
+            f"can't read {path}: it is neither JSON nor YAML ({error})"
         ) from None
+    except RecursionError:
+        raise DocumentUnreadable(f"can't read {path}: it nests too deeply") from None
 
 
 def _switches() -> dict[str, tuple[str, ...]]:
@@ -193,6 +218,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     add_style(plan)
     add_options(plan)
+    add_select(plan)
     add_fixed(plan)
     plan.add_argument("--source", help="the name locations use for the document (default: SPEC)")
     plan.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -202,6 +228,7 @@ def _parser() -> argparse.ArgumentParser:
     call.add_argument("arguments", help="the call's arguments as JSON text")
     add_style(call)
     add_options(call)
+    add_select(call)
     call.add_argument(
         "--header",
         action="append",
@@ -226,6 +253,42 @@ def add_style(parser: argparse.ArgumentParser) -> None:
         help="the server-wide toolInputStyle (default: nested; another value is read as nested "
         "with a warning, S2.3)",
     )
+
+
+def add_select(parser: argparse.ArgumentParser) -> None:
+    """The S20.1 filters, read with `select_from`."""
+    group = parser.add_argument_group("choosing operations", "S20.1; repeat a flag for more")
+    group.add_argument("--tag", action="append", metavar="TAG", help="keep operations tagged so")
+    group.add_argument(
+        "--exclude-tag", action="append", default=[], metavar="TAG", help="leave them out"
+    )
+    group.add_argument(
+        "--operation", action="append", metavar="ID", help="keep this operationId (or name)"
+    )
+    group.add_argument(
+        "--exclude-operation", action="append", default=[], metavar="ID", help="leave it out"
+    )
+    group.add_argument("--method", action="append", metavar="METHOD", help="keep this method")
+    group.add_argument(
+        "--path", action="append", metavar="GLOB", help="keep path keys matching the glob"
+    )
+    group.add_argument(
+        "--no-deprecated", action="store_true", help="leave deprecated operations out"
+    )
+
+
+def select_from(args: argparse.Namespace) -> Select | None:
+    """The `Select` the S20.1 flags describe, or None when none is given."""
+    select = Select(
+        tags=args.tag,
+        operations=args.operation,
+        methods=args.method,
+        paths=args.path,
+        exclude_tags=args.exclude_tag,
+        exclude_operations=args.exclude_operation,
+        deprecated=not args.no_deprecated,
+    )
+    return None if select == Select() else select
 
 
 def add_fixed(parser: argparse.ArgumentParser) -> None:
@@ -298,7 +361,7 @@ def _fixed(args: argparse.Namespace) -> dict[str, Json]:
     try:
         return fixed_from(args.fixed)
     except ValueError as error:
-        raise _Usage(str(error)) from None
+        raise DocumentUnreadable(str(error)) from None
 
 
 def main(
@@ -318,8 +381,9 @@ def main(
             source=args.source or source,
             options=options_from(args),
             fixed=_fixed(args),
+            select=select_from(args),
         )
-    except (_Usage, DocumentError) as error:
+    except (DocumentUnreadable, DocumentError) as error:
         err.write(f"toolshape: {error}\n")
         return 2
     except PlanError as error:
@@ -338,7 +402,7 @@ def _call(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     try:
         document, source = load_document(args.spec)
         arguments = json.loads(args.arguments)
-    except _Usage as error:
+    except DocumentUnreadable as error:
         err.write(f"toolshape: {error}\n")
         return 2
     except json.JSONDecodeError as error:
@@ -358,9 +422,10 @@ def _call(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             source=source,
             options=options_from(args),
             fixed=_fixed(args),
+            select=select_from(args),
         )
         credentials = credentials_from(args.credential, os.environ, result.security_schemes)
-    except _Usage as error:
+    except DocumentUnreadable as error:
         err.write(f"toolshape: {error}\n")
         return 2
     except ValueError as error:

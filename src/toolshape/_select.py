@@ -1,0 +1,81 @@
+"""S20.1: choosing the operations a document's tools are planned from."""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+
+def _names(value: Iterable[str] | None) -> tuple[str, ...] | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return (value,)
+    return tuple(value)
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class Select:
+    """Which operations to plan (S20.1): each include list given must match, no exclude list
+    may; `None` gives no list. Operations left out produce no tools and no errors.
+
+    `Select(tags=["pets"], methods=["get"], paths=["/pets/*"], deprecated=False)`
+    """
+
+    tags: tuple[str, ...] | None
+    """Keep an operation with one of these tags."""
+    operations: tuple[str, ...] | None
+    """Keep an operation with one of these operationIds (or derived names, S8.1)."""
+    methods: tuple[str, ...] | None
+    """Keep an operation of one of these HTTP methods (any case)."""
+    paths: tuple[str, ...] | None
+    """Keep an operation whose path key matches one of these glob patterns (`/pets/*`)."""
+    exclude_tags: tuple[str, ...]
+    """Leave out an operation with one of these tags."""
+    exclude_operations: tuple[str, ...]
+    """Leave out an operation with one of these operationIds (or derived names)."""
+    deprecated: bool
+    """Keep deprecated operations (the default)."""
+
+    def __init__(
+        self,
+        *,
+        tags: Iterable[str] | None = None,
+        operations: Iterable[str] | None = None,
+        methods: Iterable[str] | None = None,
+        paths: Iterable[str] | None = None,
+        exclude_tags: Iterable[str] = (),
+        exclude_operations: Iterable[str] = (),
+        deprecated: bool = True,
+    ) -> None:
+        methods = _names(methods)
+        object.__setattr__(self, "tags", _names(tags))
+        object.__setattr__(self, "operations", _names(operations))
+        object.__setattr__(
+            self, "methods", None if methods is None else tuple(m.lower() for m in methods)
+        )
+        object.__setattr__(self, "paths", _names(paths))
+        object.__setattr__(self, "exclude_tags", _names(exclude_tags) or ())
+        object.__setattr__(self, "exclude_operations", _names(exclude_operations) or ())
+        object.__setattr__(self, "deprecated", deprecated)
+
+    def keeps(
+        self, *, key: str, method: str, path: str, tags: Sequence[str], deprecated: bool
+    ) -> bool:
+        """Whether the operation (`key`: its operationId or derived name) is planned."""
+        if deprecated and not self.deprecated:
+            return False
+        if self.tags is not None and not any(tag in self.tags for tag in tags):
+            return False
+        if self.operations is not None and key not in self.operations:
+            return False
+        if self.methods is not None and method.lower() not in self.methods:
+            return False
+        if self.paths is not None and not any(
+            fnmatch.fnmatchcase(path, pattern) for pattern in self.paths
+        ):
+            return False
+        if any(tag in self.exclude_tags for tag in tags):
+            return False
+        return key not in self.exclude_operations
