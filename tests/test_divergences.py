@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import STORE_BODY, make_document
-from tests.test_corpus import assert_self_contained
+from tests.schemacheck import assert_self_contained
 from toolshape import (
     ArgumentError,
     DocumentError,
