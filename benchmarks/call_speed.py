@@ -1,8 +1,12 @@
-"""Per-call cost of Plan.call (validate + route) against the floor: a bare precompiled
-jsonschema validator checking the same arguments against the same advertised schema.
+"""Per-call cost of Plan.call (validate + route + request) against the floor: a bare
+precompiled jsonschema validator checking the same arguments against the same advertised
+schema; and against the fastest validators users know, where the benchmark environment has them
+(`fastjsonschema`'s generated code, `jsonschema-rs`; never dependencies of toolshape), with the
+fast path's own check (`fast`: the generated predicate that proves a call valid) beside them.
 
 Run: python -m benchmarks.call_speed [--number 2000]
-Figures are medians of 7 interleaved repeats, all measured in this run; the ratio is call / floor.
+Figures are medians of 7 interleaved repeats, all measured in this run; ratios are against the
+floor, and `call/fjs` is Plan.call against fastjsonschema (issue 17's goal: at most 3).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from jsonschema import validators
 
 import toolshape
 from benchmarks.timing import side_by_side
+from toolshape._fastcheck import compile_check
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 EXAMPLE = Path(toolshape.__file__).parent / "data" / "example.openapi.json"
@@ -76,27 +81,60 @@ CASES: list[tuple[str, Path, str, str, dict[str, Any]]] = [
 ]
 
 
+def anchors(schema: dict[str, Any], arguments: dict[str, Any]) -> dict[str, Any]:
+    """The outside validators this environment has, compiled for `schema`."""
+    found: dict[str, Any] = {}
+    try:
+        import fastjsonschema  # type: ignore[import-not-found, unused-ignore]
+
+        found["fjs"] = partial(fastjsonschema.compile(schema), arguments)
+    except ImportError:
+        pass
+    try:
+        import jsonschema_rs  # type: ignore[import-not-found, unused-ignore]
+
+        found["rs"] = partial(jsonschema_rs.validator_for(schema).is_valid, arguments)
+    except ImportError:
+        pass
+    return found
+
+
+def shown(timed: dict[str, float], name: str, width: int) -> str:
+    return f"{timed[name] * 1e6:>{width}.2f}" if name in timed else f"{'-':>{width}}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--number", type=int, default=2000)
     args = parser.parse_args()
-    print(f"{'operation':<44}{'floor µs':>10}{'call µs':>10}{'call/floor':>12}")
+    print(
+        f"{'operation':<44}{'floor µs':>10}{'call µs':>9}{'fast µs':>9}{'fjs µs':>8}"
+        f"{'rs µs':>7}{'call/floor':>11}{'call/fjs':>10}"
+    )
     for label, path, route, method, arguments in CASES:
         document = json.loads(path.read_text(encoding="utf-8"))
         (plan,) = toolshape.plan_operation(document, route, method, style="flat")
         schema = plan.input_schema
         floor_validator = validators.validator_for(schema)(schema)
         assert floor_validator.is_valid(arguments), label
+        fast = compile_check(schema)
+        assert fast is not None, label
+        assert fast(arguments), label
         plan.call(arguments)  # compile once, as a served tool would have
-        timed = side_by_side(
-            {
-                "floor": partial(floor_validator.is_valid, arguments),
-                "call": partial(plan.call, arguments),
-            },
-            args.number,
-        )
+        runs = {
+            "floor": partial(floor_validator.is_valid, arguments),
+            "call": partial(plan.call, arguments),
+            "fast": partial(fast, arguments),
+            **anchors(schema, arguments),
+        }
+        timed = side_by_side(runs, args.number)
         floor, call = timed["floor"], timed["call"]
-        print(f"{label:<44}{floor * 1e6:>10.1f}{call * 1e6:>10.1f}{call / floor:>12.2f}")
+
+        versus = f"{call / timed['fjs']:>10.1f}" if "fjs" in timed else f"{'-':>10}"
+        print(
+            f"{label:<44}{floor * 1e6:>10.1f}{call * 1e6:>9.1f}{shown(timed, 'fast', 9)}"
+            f"{shown(timed, 'fjs', 8)}{shown(timed, 'rs', 7)}{call / floor:>11.2f}{versus}"
+        )
 
 
 if __name__ == "__main__":

@@ -21,11 +21,12 @@ OPERATIONS: list[tuple[str, str, str, str]] = [
     ("GitHub: open body", "github", "post", "/repos/{owner}/{repo}/git/trees"),
     ("GitHub: closed, nullable body", "github", "post", "/repos/{owner}/{repo}/hooks"),
     (
-        "GitHub: root oneOf body",
+        "GitHub: nullable object body",
         "github",
         "put",
         "/repos/{owner}/{repo}/pulls/{pull_number}/update-branch",
     ),
+    ("GitHub: root oneOf body", "github", "post", "/projects/columns/{column_id}/cards"),
     ("Stripe: closed form body", "stripe", "post", "/v1/customers"),
     ("Jira: path/body collision", "jira", "put", "/rest/api/3/application-properties/{id}"),
     (
@@ -94,6 +95,11 @@ def flat_call(schema: dict[str, Any]) -> dict[str, Any]:
     return call
 
 
+def call_names(plans: list[toolshape.Plan]) -> set[str]:
+    """The body properties toolshape hoisted (a property really named `body` among them)."""
+    return {name for plan in plans for name in plan.body_properties}
+
+
 def order(names: list[str]) -> str:
     shown = ", ".join(names[:6])
     return shown + (f" (+{len(names) - 6} more)" if len(names) > 6 else "")
@@ -135,9 +141,8 @@ def main() -> None:
             call = flat_call(schema)
             try:
                 request = mine[0].call(call)
-                body = (
-                    json.dumps(request.body)[:100] if request.body is not toolshape.NO_BODY else "-"
-                )
+                _, encoded = request.encode()  # the bytes on the wire (S17), as a gateway sends
+                body = (encoded or b"").decode(errors="replace")[:100] or "-"
                 sent = f"`{request.method} {request.url}` body `{body}`"
             except toolshape.ArgumentError as error:
                 sent = f"rejected: {error.message}"
@@ -171,7 +176,10 @@ def main() -> None:
             sent = f"`{built.method} {built.url.raw_path.decode()}` body `{body[:120]}`"
         except Exception as error:
             sent = f"failed: {type(error).__name__}: {str(error)[:100]}"
-        outcome = "flat" + (f", renamed {renamed}" if renamed else "")
+        wrapped = "body" in parameters.get("properties", {}) and "body" not in call_names(mine)
+        outcome = ("wrapped under `body`" if wrapped else "flat") + (
+            f", renamed {renamed}" if renamed else ""
+        )
         print(
             f"| {label} | FastMCP | {outcome} | {parameters.get('required', [])} | {policy(parameters)} "
             f"| {order(list(parameters.get('properties', {})))} | {sent} |"

@@ -9,7 +9,7 @@ version, and the upstream is never called for them. Credentials come from the ga
 environment and are applied per the operation's security (S18.2); the model never sees them.
 
 Run (MCP over stdio):
-    python -m examples.gateway SPEC --base-url URL [--style flat|nested]
+    python -m examples.gateway (SPEC | --plans FILE) --base-url URL [--style flat|nested]
         [--profile 2026-11-06|legacy] [--<every Options switch> ...] [--header NAME:VALUE ...]
         [--credential SCHEME=env:VAR ...] [--fixed NAME=JSON ...]
 (`--help` lists every switch with its default.)
@@ -43,6 +43,7 @@ from toolshape.cli import (
     credentials_from,
     fixed_from,
     load_document,
+    load_plans_file,
     options_from,
     select_from,
 )
@@ -132,12 +133,17 @@ def plan_tools(
     result = toolshape.plan_document(
         document, style=style, options=options, source=source, fixed=fixed, select=select
     )
+    report(result)
+    return result
+
+
+def report(result: toolshape.PlanResult) -> None:
+    """Planning errors and document warnings to stderr (stdout is the MCP stream)."""
     for error in result.errors:
         print(f"toolshape: {error.message}", file=sys.stderr)
     for note in result.diagnostics:
         if note.level == "warning" and note.tool is None:
             print(f"toolshape: warning: {note.message}", file=sys.stderr)
-    return result
 
 
 async def serve(server: Server[Any]) -> None:
@@ -152,7 +158,15 @@ def arguments() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m examples.gateway", description=__doc__.split("\n")[0]
     )
-    parser.add_argument("spec", help="an OpenAPI 3.x JSON document")
+    parser.add_argument(
+        "spec", nargs="?", help="an OpenAPI 3.x (or Swagger 2.0) document, JSON or YAML"
+    )
+    parser.add_argument(
+        "--plans",
+        metavar="FILE",
+        help="serve exactly the tools of a plans file (`toolshape plan SPEC --out FILE`) "
+        "instead of planning a document; the planning switches below don't apply",
+    )
     parser.add_argument("--base-url", required=True, help="where the API is served")
     add_style(parser)
     add_options(parser)  # every Options switch, as `toolshape` has them (S21.2)
@@ -169,20 +183,39 @@ def arguments() -> argparse.ArgumentParser:
     return parser
 
 
+#: The flags that only serve planning a document: with --plans the file decides all of them.
+_SERVING = frozenset({"spec", "plans", "base_url", "header", "credential"})
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = arguments().parse_args(argv)
+    parser = arguments()
+    args = parser.parse_args(argv)
     headers = dict(h.split(":", 1) for h in args.header)
-    try:
-        document, _ = load_document(args.spec)  # JSON, or YAML with toolshape[yaml] (S20.2)
-        fixed = fixed_from(args.fixed)
-        result = plan_tools(
-            document,
-            style=args.style,
-            options=options_from(args),
-            source=args.spec,
-            fixed=fixed,
-            select=select_from(args),
+    if (args.spec is None) == (args.plans is None):
+        parser.error("give either a document (SPEC) or --plans FILE")
+    if args.plans is not None:
+        planning = sorted(
+            name
+            for name, value in vars(args).items()
+            if name not in _SERVING and value != parser.get_default(name)
         )
+        if planning:
+            shown = ", ".join(f"--{name.replace('_', '-')}" for name in planning)
+            parser.error(f"{shown}: --plans serves the file as it was planned")
+    try:
+        if args.plans is not None:
+            result = load_plans_file(args.plans)  # checked as S15.1 checks plan data
+            report(result)
+        else:
+            document, _ = load_document(args.spec)  # JSON, or YAML with toolshape[yaml] (S20.2)
+            result = plan_tools(
+                document,
+                style=args.style,
+                options=options_from(args),
+                source=args.spec,
+                fixed=fixed_from(args.fixed),
+                select=select_from(args),
+            )
         credentials = credentials_from(args.credential, os.environ, result.security_schemes)
     except (ValueError, DocumentUnreadable) as error:
         print(f"toolshape: {error}", file=sys.stderr)

@@ -82,3 +82,12 @@ def test_yaml_benchmark_prints_its_table() -> None:
     out = run("-m", "benchmarks.yaml_speed", "--runs", "1")
     assert out.count("\n") == 5
     assert out.splitlines()[-1].startswith("all")
+
+
+@pytest.mark.slow
+def test_plans_benchmark_prints_its_table() -> None:
+    """benchmarks/plans_speed.py loads a plans file against json.loads and planning."""
+    out = run("-m", "benchmarks.plans_speed", "--number", "1", "--documents", "twilio-api-v2010")
+    assert "twilio-api-v2010 flat" in out
+    assert "twilio-api-v2010 nested" in out
+    assert "load / json.loads: median" in out

@@ -7,7 +7,9 @@ A small HTTP server on 127.0.0.1 (a free port) records what it receives and echo
 from __future__ import annotations
 
 import base64
+import io
 import json
+import os
 import sys
 import threading
 from collections.abc import Awaitable, Callable, Iterator
@@ -955,3 +957,112 @@ def test_the_gateway_serves_a_yaml_swagger_20_document(upstream: Upstream) -> No
         "/api/v1/orders/o1/pay?amount=5",
         "k",
     )
+
+
+# -- Issue 17: the gateway started from a plans file -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("document", "flags", "calls"),
+    [
+        (
+            EXAMPLE,
+            [],
+            [
+                ("searchProducts", {"storeId": "s9", "query": "q", "x-tenant": "t"}),
+                ("searchProducts", {"storeId": 5, "query": "q", "x-tenant": "t"}),
+                ("getStore", {"storeId": "a b"}),
+            ],
+        ),
+        (
+            Path(__file__).parent / "data" / "shop.swagger.yaml",
+            ["--tag", "orders"],
+            [
+                ("payOrder", {"orderId": "o1", "amount": 5, "idempotency-key": "k"}),
+                ("payOrder", {"orderId": "o1", "amount": "five", "idempotency-key": "k"}),
+                ("listOrders", {}),
+            ],
+        ),
+    ],
+    ids=["example", "shop-swagger-yaml"],
+)
+def test_a_gateway_from_plans_serves_exactly_what_one_from_the_document_does(
+    upstream: Upstream,
+    tmp_path: Path,
+    document: Path,
+    flags: list[str],
+    calls: list[tuple[str, dict[str, Any]]],
+) -> None:
+    """Issue 17 end to end: `toolshape plan SPEC --out plans.json`, then `python -m
+    examples.gateway --plans plans.json` run where no document is on disk: the MCP SDK's client
+    lists the same tools (every field) and gets the same answers, and the upstream the same
+    requests, as from the gateway that plans the document itself."""
+    from toolshape.cli import main as toolshape_main
+
+    root = Path(__file__).resolve().parents[1]
+    plans_file = tmp_path / "plans.json"
+    status = toolshape_main(
+        ["plan", str(document), "--style", "flat", *flags, "--out", str(plans_file)],
+        out=io.StringIO(),
+        err=io.StringIO(),
+    )
+    assert status in (0, 1)
+    base = ["--base-url", f"http://127.0.0.1:{upstream.server_address[1]}"]
+    runs = {
+        "document": (
+            ["-m", "examples.gateway", str(document), *base, "--style", "flat", *flags],
+            root,
+        ),
+        "plans": (["-m", "examples.gateway", "--plans", "plans.json", *base], tmp_path),
+    }
+
+    def served(args: list[str], cwd: Path) -> tuple[Any, Any, Any]:
+        params = StdioServerParameters(
+            command=sys.executable,
+            args=args,
+            cwd=str(cwd),
+            env={**os.environ, "PYTHONPATH": str(root)},
+        )
+
+        async def run() -> tuple[Any, Any]:
+            async with Client(params) as client:
+                listed = await client.list_tools()
+                answers = [await client.call_tool(name, arguments) for name, arguments in calls]
+                return (
+                    [tool.model_dump() for tool in listed.tools],
+                    [answer.model_dump() for answer in answers],
+                )
+
+        before = len(upstream.seen)
+        listed, answers = anyio.run(run)
+        return listed, answers, upstream.seen[before:]
+
+    from_document = served(*runs["document"])
+    from_plans = served(*runs["plans"])
+    assert [p.name for p in tmp_path.iterdir()] == ["plans.json"]  # no document on disk
+    assert from_plans == from_document
+    listed, answers, seen = from_plans
+    assert len(listed) >= 3
+    assert any(answer["is_error"] for answer in answers)  # a refusal, the same from both
+    assert len(seen) == len(calls) - 1  # ... and every accepted call reached the upstream
+
+
+def test_the_gateway_refuses_a_plans_file_of_another_version_saying_how_to_rebuild(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from examples.gateway import main as gateway_main
+
+    old = tmp_path / "plans.json"
+    old.write_text(json.dumps({"format": "toolshape.plans/0", "tools": []}), encoding="utf-8")
+    assert gateway_main(["--plans", str(old), "--base-url", "http://127.0.0.1:9"]) == 2
+    assert capsys.readouterr().err == (
+        f"toolshape: can't serve {old}: not a toolshape plans file: format is "
+        "'toolshape.plans/0', expected 'toolshape.plans/1'; plan the document again with this "
+        "version: `toolshape plan SPEC --out FILE`\n"
+    )
+    with pytest.raises(SystemExit):  # planning switches don't apply to a plans file
+        gateway_main(["--plans", str(old), "--base-url", "http://x", "--style", "flat"])
+    assert "--style: --plans serves the file as it was planned" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        gateway_main(["--base-url", "http://x"])
+    assert "give either a document (SPEC) or --plans FILE" in capsys.readouterr().err

@@ -23,6 +23,7 @@ from toolshape._mcp import error_result
 from toolshape._model import FixedArgument, ParameterRoute, Plan, PlanResult
 from toolshape._options import PROFILES, Options, Profile
 from toolshape._plan_format import PLAN_FORMAT, PLAN_SCHEMA
+from toolshape._plans_file import PLANS_FORMAT, PLANS_SCHEMA, dump_plans, load_plans
 from toolshape._policy import KeyPolicy, apply_key_policy
 from toolshape._reading import pick_reading
 from toolshape._route import Router, route_args
@@ -51,6 +52,8 @@ Plan.compile_engine = compile_engine
 
 __all__ = [
     "NO_BODY",
+    "PLANS_FORMAT",
+    "PLANS_SCHEMA",
     "PLAN_FORMAT",
     "PLAN_SCHEMA",
     "PROFILES",
@@ -90,8 +93,10 @@ __all__ = [
     "__version__",
     "apply_key_policy",
     "detect_collision",
+    "dump_plans",
     "error_result",
     "hoist_body",
+    "load_plans",
     "merge_allof",
     "pick_reading",
     "plan_document",

@@ -156,7 +156,13 @@ def plan_document(
     diagnostics.extend(_unknown_keys(tools, seen, server.source))
     diagnostics.extend(_unused_fixed(server.fixed, planned, errors, server.source))
     return PlanResult(
-        tuple(planned), tuple(errors), tuple(diagnostics), reader.security_scheme_names()
+        tuple(planned),
+        tuple(errors),
+        tuple(diagnostics),
+        reader.security_scheme_names(),
+        source=server.source,
+        style=server.style,
+        options=server.options,
     )
 
 

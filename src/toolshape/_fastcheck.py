@@ -1,7 +1,8 @@
 """A compiled fast path for the per-call check (S13.3): is this instance valid?
 
-`compile_check` turns a self-contained 2020-12 or draft-07 schema into one Python predicate made
-of closures, mirroring `jsonschema`'s own keyword functions (and the total keywords of
+`compile_check` turns a self-contained 2020-12 or draft-07 schema into one Python predicate,
+written as Python source once per schema and compiled (as `fastjsonschema` does: no call per
+keyword, only per referenced or branching schema), mirroring `jsonschema`'s own keyword functions (and the total keywords of
 `_validate`) exactly, in both directions: a sub-predicate's `False` is negated by `not`, counted
 by `oneOf` and `contains`, so "invalid" must be as exact as "valid" (S14.3). The caller accepts a
 call when the predicate says valid, and otherwise asks `jsonschema` itself, which decides and
@@ -16,7 +17,7 @@ from __future__ import annotations
 import math
 import numbers
 import re
-from collections.abc import Callable, Mapping, Sized
+from collections.abc import Callable, Mapping
 from fractions import Fraction
 from itertools import pairwise
 from typing import Any
@@ -57,18 +58,6 @@ def _is_integer(value: Any) -> bool:
     if isinstance(value, bool):
         return False
     return isinstance(value, int) or (isinstance(value, float) and value.is_integer())
-
-
-#: jsonschema's draft-4-and-later type checker, predicate by predicate.
-_TYPES: Mapping[str, Check] = {
-    "object": lambda v: isinstance(v, dict),
-    "array": lambda v: isinstance(v, list),
-    "string": lambda v: isinstance(v, str),
-    "boolean": lambda v: isinstance(v, bool),
-    "null": lambda v: v is None,
-    "number": _is_number,
-    "integer": _is_integer,
-}
 
 
 def _key(value: Any) -> Any:
@@ -166,46 +155,71 @@ def _never(value: Any) -> bool:
     return False
 
 
-class _Compiler:
+class _Writer:
+    """Writes a schema's predicate as Python source, one function per schema it calls (a
+    reference's target, a branch of `anyOf` / `oneOf` / `not` / `if` / `contains`), every other
+    keyword inline as statements that `return False`: no call per keyword, as `fastjsonschema`
+    does. Constants (names, patterns, enums) reach the code through its namespace."""
+
     def __init__(self, root: Any, dialect: str) -> None:
         self.root = root
         self.draft7 = dialect == DRAFT7
         self.keywords = _KEYWORDS[dialect]
-        self.refs: dict[str, Check] = {}
+        self.namespace: dict[str, Any] = dict(_HELPERS)
+        self.functions: list[list[str]] = []
+        self.refs: dict[str, str] = {}
+        self.named: dict[int, str] = {}
+        self.count = 0
+        self.known: dict[str, str] = {}
+        """The Python type a variable is known to have where code is being written (its
+        `type` keyword was checked first), so its `isinstance` guards are left out."""
 
-    def compile(self, schema: Any) -> Check:
+    def constant(self, value: Any) -> str:
+        name = f"k{len(self.namespace)}"
+        self.namespace[name] = value
+        return name
+
+    def temporary(self) -> str:
+        self.count += 1
+        return f"x{self.count}"
+
+    def function(self, schema: Any) -> str:
+        """The name of a function that returns whether its argument is valid under `schema`."""
         if schema is True:
-            return _always
+            return "_always"
         if schema is False:
-            return _never
-        if not isinstance(schema, dict):
-            raise _Unsupported(type(schema).__name__)
-        if not _SCOPING.isdisjoint(schema) or ("$schema" in schema and schema is not self.root):
-            raise _Unsupported("scope")
-        if self.draft7 and "$ref" in schema:
-            return self.ref(schema["$ref"])  # draft-07 ignores the siblings of `$ref`
-        checks: list[Check] = []
-        for key, value in schema.items():
-            if key not in self.keywords or key == "format":
-                continue  # unknown keywords and `format` are annotations here, as in jsonschema
-            build = _BUILDERS.get(key)
-            if build is None:
-                raise _Unsupported(key)
-            check = build(self, value, schema)
-            if check is not None:
-                checks.append(check)
-        if not checks:
-            return _always
-        if len(checks) == 1:
-            return checks[0]
-        every = tuple(checks)
-        return lambda v: all(check(v) for check in every)
+            return "_never"
+        name = self.named.get(id(schema))
+        if name is None:
+            name = self.named[id(schema)] = self._reserve()
+            self._define(name, schema)
+        return name
 
-    def ref(self, ref: Any) -> Check:
+    def _reserve(self) -> str:
+        self.functions.append([])
+        return f"f{len(self.functions) - 1}"
+
+    def _define(self, name: str, schema: Any) -> None:
+        known, self.known = self.known, {}
+        lines = [f"def {name}(v):\n", *self.emit(schema, "v", 1), "    return True\n"]
+        self.known = known
+        self.functions[int(name[1:])] = lines
+
+    def guarded(self, v: str, kind: str, level: int, body: Callable[[int], list[str]]) -> list[str]:
+        """`body` (written at the level given) run only when `v` is a `kind`."""
+        if self.known.get(v) == kind:
+            return body(level)
+        return _block(level, f"if isinstance({v}, {kind}):", body(level + 1))
+
+    def given(self, v: str, kind: str) -> str:
+        """The start of a condition that holds only when `v` is a `kind`."""
+        return "" if self.known.get(v) == kind else f"isinstance({v}, {kind}) and "
+
+    def ref(self, ref: Any) -> str:
         if not isinstance(ref, str) or not (ref == "#" or ref.startswith("#/")) or "%" in ref:
             raise _Unsupported("$ref")
-        check = self.refs.get(ref)
-        if check is None:
+        name = self.refs.get(ref)
+        if name is None:
             target: Any = self.root
             for raw in ref[1:].split("/")[1:] if ref != "#" else []:
                 part = unescape(raw)
@@ -215,220 +229,342 @@ class _Compiler:
                     target = target[int(part)]
                 else:
                     raise _Unsupported(ref)
-            slot: list[Check] = []
-            self.refs[ref] = lambda v: slot[0](v)  # filled below; allows recursion
-            slot.append(self.compile(target))
-            check = self.refs[ref]
-        return check
+            if target is True or target is False:
+                return self.function(target)
+            name = self.refs[ref] = self._reserve()  # before the target: allows recursion
+            self._define(name, target)
+        return name
+
+    def check(self, schema: Any, expression: str, level: int) -> list[str]:
+        """Statements that `return False` unless `expression` is valid under `schema`."""
+        if schema is True:
+            return []
+        if level > _INLINE_LEVELS:  # deeper blocks go in a function of their own
+            return _when(level, f"not {self.function(schema)}({expression})")
+        if expression.isidentifier():
+            return self.emit(schema, expression, level)
+        name = self.temporary()
+        return [_indent(level) + f"{name} = {expression}\n", *self.emit(schema, name, level)]
+
+    def emit(self, schema: Any, v: str, level: int) -> list[str]:
+        if schema is True:
+            return []
+        if schema is False:
+            return [_indent(level) + "return False\n"]
+        if not isinstance(schema, dict):
+            raise _Unsupported(type(schema).__name__)
+        if not _SCOPING.isdisjoint(schema) or ("$schema" in schema and schema is not self.root):
+            raise _Unsupported("scope")
+        if self.draft7 and "$ref" in schema:  # draft-07 ignores the siblings of `$ref`
+            return _when(level, f"not {self.ref(schema['$ref'])}({v})")
+        lines: list[str] = []
+        kind = _KINDS.get(schema["type"]) if isinstance(schema.get("type"), str) else None
+        before = self.known.get(v)
+        if kind is not None:  # checked first: every later guard on the type is left out
+            lines += _type(self, schema["type"], schema, v, level)
+            self.known[v] = kind
+        for key, value in schema.items():
+            if key not in self.keywords or key == "format" or (key == "type" and kind):
+                continue  # unknown keywords and `format` are annotations here, as in jsonschema
+            write = _WRITERS.get(key)
+            if write is None:
+                raise _Unsupported(key)
+            lines += write(self, value, schema, v, level)
+        if kind is not None:  # what held before holds again (an `allOf` branch is done)
+            if before is None:
+                del self.known[v]
+            else:
+                self.known[v] = before
+        return lines
+
+    def source(self) -> str:
+        return "".join(line for lines in self.functions for line in lines)
 
 
-def _type(c: _Compiler, value: Any, schema: Any) -> Check:
+#: Blocks nest at most this deep inside one function; deeper schemas get functions of their
+#: own (CPython refuses source nested 100 levels deep, and 20 loops deep).
+_INLINE_LEVELS = 12
+
+
+def _indent(level: int) -> str:
+    return "    " * level
+
+
+def _when(level: int, condition: str) -> list[str]:
+    return [_indent(level) + f"if {condition}:\n", _indent(level + 1) + "return False\n"]
+
+
+def _block(level: int, header: str, body: list[str]) -> list[str]:
+    return [_indent(level) + header + "\n", *body] if body else []
+
+
+#: The `type` values whose instances are one Python type (as `isinstance` tests it).
+_KINDS: Mapping[str, str] = {"object": "dict", "array": "list", "string": "str"}
+
+_TYPE_TESTS: Mapping[str, str] = {
+    "object": "isinstance({v}, dict)",
+    "array": "isinstance({v}, list)",
+    "string": "isinstance({v}, str)",
+    "boolean": "isinstance({v}, bool)",
+    "null": "{v} is None",
+    "number": "({v}.__class__ is int or {v}.__class__ is float or _is_number({v}))",
+    "integer": "({v}.__class__ is int or _is_integer({v}))",
+}
+
+
+def _type(w: _Writer, value: Any, schema: Any, v: str, level: int) -> list[str]:
     names = value if isinstance(value, list) else [value]
-    if not all(isinstance(n, str) and n in _TYPES for n in names):
+    if not all(isinstance(n, str) and n in _TYPE_TESTS for n in names):
         raise _Unsupported("type")
-    predicates = tuple(_TYPES[n] for n in names)
-    if len(predicates) == 1:
-        return predicates[0]
-    return lambda v: any(p(v) for p in predicates)
+    tests = " or ".join(_TYPE_TESTS[n].format(v=v) for n in names) or "False"
+    return _when(level, f"not ({tests})")
 
 
-def _properties(c: _Compiler, value: Any, schema: Any) -> Check:
-    pairs = tuple((name, c.compile(sub)) for name, sub in value.items())
+def _properties(w: _Writer, value: Any, schema: Any, v: str, level: int) -> list[str]:
+    pairs = [(w.constant(name), sub) for name, sub in value.items()]
 
-    def check(v: Any) -> bool:
-        if not isinstance(v, dict):
-            return True
-        for name, sub in pairs:  # noqa: SIM110 - a plain loop is the hot path here
-            if name in v and not sub(v[name]):
-                return False
-        return True
+    def body(at: int) -> list[str]:
+        lines: list[str] = []
+        for key, sub in pairs:
+            lines += _block(at, f"if {key} in {v}:", w.check(sub, f"{v}[{key}]", at + 1))
+        return lines
 
-    return check
+    return w.guarded(v, "dict", level, body)
 
 
-def _required(c: _Compiler, value: Any, schema: Any) -> Check:
+def _required(w: _Writer, value: Any, schema: Any, v: str, level: int) -> list[str]:
     names = tuple(value)
-    return lambda v: not isinstance(v, dict) or all(n in v for n in names)
+    if not names:
+        return []
+    missing = " or ".join(f"{w.constant(n)} not in {v}" for n in names)
+    return w.guarded(v, "dict", level, lambda at: _when(at, missing))
 
 
-def _additional(c: _Compiler, value: Any, schema: Any) -> Check | None:
+def _additional(w: _Writer, value: Any, schema: Any, v: str, level: int) -> list[str]:
     if not isinstance(value, dict) and value:
-        return None  # `true` (or any truthy non-schema): jsonschema checks nothing
+        return []  # `true` (or any truthy non-schema): jsonschema checks nothing
     declared = schema.get("properties", {})
+    if not isinstance(declared, dict):
+        raise _Unsupported("properties")
     joined = "|".join(schema.get("patternProperties", {}))
-    matcher = _regex(joined).search if joined else None
-    sub = c.compile(value) if isinstance(value, dict) else None
+    key = w.temporary()
+    extra = f"{key} not in {w.constant(frozenset(declared))}"
+    if joined:
+        extra += f" and not {w.constant(_regex(joined).search)}({key})"
 
-    def extras(v: dict[str, Any]) -> list[str]:
-        return [k for k in v if k not in declared and not (matcher and matcher(k))]
+    def loop(at: int) -> list[str]:
+        if isinstance(value, dict):
+            inner = w.check(value, f"{v}[{key}]", at + 2)
+        else:  # `false`, or another falsy non-object value jsonschema treats as false
+            inner = [_indent(at + 2) + "return False\n"]
+        return _block(at, f"for {key} in {v}:", _block(at + 1, f"if {extra}:", inner))
 
-    if sub is None:  # `false`, or another falsy non-object value jsonschema treats as false
-        return lambda v: not isinstance(v, dict) or not extras(v)
-    return lambda v: not isinstance(v, dict) or all(sub(v[k]) for k in extras(v))
+    return w.guarded(v, "dict", level, loop)
 
 
-def _pattern_properties(c: _Compiler, value: Any, schema: Any) -> Check:
-    pairs = tuple((_regex(pattern).search, c.compile(sub)) for pattern, sub in value.items())
-    return lambda v: (
-        not isinstance(v, dict)
-        or all(sub(item) for search, sub in pairs for key, item in v.items() if search(key))
+def _pattern_properties(w: _Writer, value: Any, schema: Any, v: str, level: int) -> list[str]:
+    parts = [(w.constant(_regex(pattern).search), sub) for pattern, sub in value.items()]
+
+    def body(at: int) -> list[str]:
+        lines: list[str] = []
+        for search, sub in parts:
+            key, item = w.temporary(), w.temporary()
+            inner = _block(at + 1, f"if {search}({key}):", w.check(sub, item, at + 2))
+            lines += _block(at, f"for {key}, {item} in {v}.items():", inner)
+        return lines
+
+    return w.guarded(v, "dict", level, body)
+
+
+def _property_names(w: _Writer, value: Any, schema: Any, v: str, level: int) -> list[str]:
+    key = w.temporary()
+    return w.guarded(
+        v, "dict", level, lambda at: _block(at, f"for {key} in {v}:", w.check(value, key, at + 1))
     )
 
 
-def _property_names(c: _Compiler, value: Any, schema: Any) -> Check:
-    sub = c.compile(value)
-    return lambda v: not isinstance(v, dict) or all(sub(k) for k in v)
+def _each(w: _Writer, sub: Any, v: str, start: int, level: int) -> list[str]:
+    """Every item of the list `v` from `start` on valid under `sub` (inside `isinstance`)."""
+    item = w.temporary()
+    items = f"{v}[{start}:]" if start else v
+    return _block(level, f"for {item} in {items}:", w.check(sub, item, level + 1))
 
 
-def _items(c: _Compiler, value: Any, schema: Any) -> Check | None:
-    if c.draft7:
+def _positions(w: _Writer, subs: Any, v: str, level: int) -> list[str]:
+    """`zip(subs, v)`: each item present valid under the schema at its position."""
+    body: list[str] = []
+    for index, sub in enumerate(subs):
+        body += _block(level, f"if len({v}) > {index}:", w.check(sub, f"{v}[{index}]", level + 1))
+    return body
+
+
+def _items(w: _Writer, value: Any, schema: Any, v: str, level: int) -> list[str]:
+    if w.draft7:
         if isinstance(value, list):
-            subs = tuple(c.compile(s) for s in value)
-            return lambda v: (
-                not isinstance(v, list) or all(s(i) for s, i in zip(subs, v, strict=False))
-            )
-        sub = c.compile(value)
-        return lambda v: not isinstance(v, list) or all(sub(i) for i in v)
+            return w.guarded(v, "list", level, lambda at: _positions(w, value, v, at))
+        return w.guarded(v, "list", level, lambda at: _each(w, value, v, 0, at))
     prefix = len(schema.get("prefixItems", []))
     if value is False:
-        return lambda v: not isinstance(v, list) or len(v) <= prefix
-    sub = c.compile(value)
-    return lambda v: not isinstance(v, list) or all(sub(i) for i in v[prefix:])
+        return _when(level, f"{w.given(v, 'list')}len({v}) > {prefix}")
+    return w.guarded(v, "list", level, lambda at: _each(w, value, v, prefix, at))
 
 
-def _prefix_items(c: _Compiler, value: Any, schema: Any) -> Check:
-    subs = tuple(c.compile(s) for s in value)
-    return lambda v: not isinstance(v, list) or all(s(i) for s, i in zip(subs, v, strict=False))
+def _prefix_items(w: _Writer, value: Any, schema: Any, v: str, level: int) -> list[str]:
+    return w.guarded(v, "list", level, lambda at: _positions(w, value, v, at))
 
 
-def _additional_items(c: _Compiler, value: Any, schema: Any) -> Check | None:
+def _additional_items(w: _Writer, value: Any, schema: Any, v: str, level: int) -> list[str]:
     items = schema.get("items", {})
     if isinstance(items, dict):
-        return None  # draft-07: only meaningful beside an `items` array
+        return []  # draft-07: only meaningful beside an `items` array
     if not isinstance(items, list):
         raise _Unsupported("additionalItems")  # jsonschema takes `len()` of a boolean here
     count = len(items)
     if not isinstance(value, dict):
         if value:
-            return None
-        return lambda v: not isinstance(v, list) or len(v) <= count
-    sub = c.compile(value)
-    return lambda v: not isinstance(v, list) or all(sub(i) for i in v[count:])
+            return []
+        return _when(level, f"{w.given(v, 'list')}len({v}) > {count}")
+    return w.guarded(v, "list", level, lambda at: _each(w, value, v, count, at))
 
 
-def _contains(c: _Compiler, value: Any, schema: Any) -> Check:
-    sub = c.compile(value)
-    if c.draft7:
-        return lambda v: not isinstance(v, list) or any(sub(i) for i in v)
-    low = schema.get("minContains", 1)
+def _contains(w: _Writer, value: Any, schema: Any, v: str, level: int) -> list[str]:
+    sub = w.function(value)
+    item = w.temporary()
+    if w.draft7:
+        return _when(level, f"isinstance({v}, list) and not any({sub}({item}) for {item} in {v})")
+    low = w.constant(schema.get("minContains", 1))
     high = schema.get("maxContains")
-
-    def check(v: Any) -> bool:
-        if not isinstance(v, list):
-            return True
-        matches = sum(1 for i in v if sub(i))
-        return not (matches > (len(v) if high is None else high)) and not (matches < low)
-
-    return check
-
-
-def _bound(fails: Callable[[Any, Any], bool], limit: Any) -> Check:
-    """`fails` is jsonschema's own failing comparison: NaN fails none of them (S14.3)."""
-    if not _is_number(limit):
-        raise _Unsupported("bound")
-    return lambda v: not _is_number(v) or not fails(v, limit)
+    most = f"len({v})" if high is None else w.constant(high)
+    count = w.temporary()
+    return _block(
+        level,
+        f"if isinstance({v}, list):",
+        [
+            _indent(level + 1) + f"{count} = sum(1 for {item} in {v} if {sub}({item}))\n",
+            *_when(level + 1, f"{count} > {most} or {count} < {low}"),
+        ],
+    )
 
 
-def _size(kind: type[Sized], fails: Callable[[int, Any], bool], limit: Any) -> Check:
-    if not _is_number(limit):
-        raise _Unsupported("size")
-    return lambda v: not isinstance(v, kind) or not fails(len(v), limit)
+def _bound(operator: str) -> Callable[[_Writer, Any, Any, str, int], list[str]]:
+    """`operator` is jsonschema's own failing comparison: NaN fails none of them (S14.3)."""
+
+    def write(w: _Writer, value: Any, schema: Any, v: str, level: int) -> list[str]:
+        if not _is_number(value):
+            raise _Unsupported("bound")
+        number = _TYPE_TESTS["number"].format(v=v)
+        return _when(level, f"{number} and {v} {operator} {w.constant(value)}")
+
+    return write
 
 
-def _enum(c: _Compiler, value: Any, schema: Any) -> Check:
+def _size(kind: str, operator: str) -> Callable[[_Writer, Any, Any, str, int], list[str]]:
+    def write(w: _Writer, value: Any, schema: Any, v: str, level: int) -> list[str]:
+        if not _is_number(value):
+            raise _Unsupported("size")
+        return _when(level, f"{w.given(v, kind)}len({v}) {operator} {w.constant(value)}")
+
+    return write
+
+
+def _enum(w: _Writer, value: Any, schema: Any, v: str, level: int) -> list[str]:
     if not isinstance(value, list):
         raise _Unsupported("enum")
-    return members(value)
+    return _when(level, f"not {w.constant(members(value))}({v})")
 
 
-def _const(c: _Compiler, value: Any, schema: Any) -> Check:
-    return members([value])
+def _const(w: _Writer, value: Any, schema: Any, v: str, level: int) -> list[str]:
+    return _when(level, f"not {w.constant(members([value]))}({v})")
 
 
-def _pattern(c: _Compiler, value: Any, schema: Any) -> Check:
-    search = _regex(value).search
-    return lambda v: not isinstance(v, str) or search(v) is not None
+def _pattern(w: _Writer, value: Any, schema: Any, v: str, level: int) -> list[str]:
+    search = w.constant(_regex(value).search)
+    return _when(level, f"{w.given(v, 'str')}{search}({v}) is None")
 
 
-def _multiple_of(c: _Compiler, value: Any, schema: Any) -> Check:
+def _multiple_of(w: _Writer, value: Any, schema: Any, v: str, level: int) -> list[str]:
     if not _is_number(value) or not value > 0:
         raise _Unsupported("multipleOf")
-    return lambda v: not _is_number(v) or is_multiple(v, value)
+    return _when(level, f"_is_number({v}) and not is_multiple({v}, {w.constant(value)})")
 
 
-def _unique_items(c: _Compiler, value: Any, schema: Any) -> Check | None:
+def _unique_items(w: _Writer, value: Any, schema: Any, v: str, level: int) -> list[str]:
     if not value:
-        return None
-    return lambda v: not isinstance(v, list) or unique(v)
+        return []
+    return _when(level, f"{w.given(v, 'list')}not unique({v})")
 
 
-def _all_of(c: _Compiler, value: Any, schema: Any) -> Check:
-    subs = tuple(c.compile(s) for s in value)
-    return lambda v: all(s(v) for s in subs)
+def _all_of(w: _Writer, value: Any, schema: Any, v: str, level: int) -> list[str]:
+    return [line for sub in value for line in w.check(sub, v, level)]
 
 
-def _any_of(c: _Compiler, value: Any, schema: Any) -> Check:
-    subs = tuple(c.compile(s) for s in value)
-    return lambda v: any(s(v) for s in subs)
+def _any_of(w: _Writer, value: Any, schema: Any, v: str, level: int) -> list[str]:
+    calls = " or ".join(f"{w.function(sub)}({v})" for sub in value) or "False"
+    return _when(level, f"not ({calls})")
 
 
-def _one_of(c: _Compiler, value: Any, schema: Any) -> Check:
-    subs = tuple(c.compile(s) for s in value)
-    return lambda v: sum(1 for s in subs if s(v)) == 1
+def _one_of(w: _Writer, value: Any, schema: Any, v: str, level: int) -> list[str]:
+    calls = " + ".join(f"{w.function(sub)}({v})" for sub in value) or "0"
+    return _when(level, f"({calls}) != 1")
 
 
-def _not(c: _Compiler, value: Any, schema: Any) -> Check:
-    sub = c.compile(value)
-    return lambda v: not sub(v)
+def _not(w: _Writer, value: Any, schema: Any, v: str, level: int) -> list[str]:
+    return _when(level, f"{w.function(value)}({v})")
 
 
-def _if(c: _Compiler, value: Any, schema: Any) -> Check:
-    condition = c.compile(value)
-    then = c.compile(schema["then"]) if "then" in schema else _always
-    otherwise = c.compile(schema["else"]) if "else" in schema else _always
-    return lambda v: then(v) if condition(v) else otherwise(v)
+def _if(w: _Writer, value: Any, schema: Any, v: str, level: int) -> list[str]:
+    condition = w.function(value)
+    then = w.check(schema["then"], v, level + 1) if "then" in schema else []
+    otherwise = w.check(schema["else"], v, level + 1) if "else" in schema else []
+    return [
+        _indent(level) + f"if {condition}({v}):\n",
+        *(then or [_indent(level + 1) + "pass\n"]),
+        _indent(level) + "else:\n",
+        *(otherwise or [_indent(level + 1) + "pass\n"]),
+    ]
 
 
-def _dependent_required(c: _Compiler, value: Any, schema: Any) -> Check:
-    pairs = tuple((name, tuple(needed)) for name, needed in value.items())
-    return lambda v: (
-        not isinstance(v, dict)
-        or all(n in v for name, needed in pairs if name in v for n in needed)
+def _dependent_required(w: _Writer, value: Any, schema: Any, v: str, level: int) -> list[str]:
+    pairs = [
+        (w.constant(name), " or ".join(f"{w.constant(n)} not in {v}" for n in tuple(needed)))
+        for name, needed in value.items()
+    ]
+
+    def body(at: int) -> list[str]:
+        lines: list[str] = []
+        for name, missing in pairs:
+            if missing:
+                lines += _block(at, f"if {name} in {v}:", _when(at + 1, missing))
+        return lines
+
+    return w.guarded(v, "dict", level, body)
+
+
+def _dependent_schemas(w: _Writer, value: Any, schema: Any, v: str, level: int) -> list[str]:
+    pairs = [(w.constant(name), sub) for name, sub in value.items()]
+
+    def body(at: int) -> list[str]:
+        lines: list[str] = []
+        for name, sub in pairs:
+            lines += _block(at, f"if {name} in {v}:", w.check(sub, v, at + 1))
+        return lines
+
+    return w.guarded(v, "dict", level, body)
+
+
+def _dependencies(w: _Writer, value: Any, schema: Any, v: str, level: int) -> list[str]:
+    names = {n: d for n, d in value.items() if isinstance(d, list)}
+    subs = {n: d for n, d in value.items() if not isinstance(d, list)}
+    return _dependent_required(w, names, schema, v, level) + _dependent_schemas(
+        w, subs, schema, v, level
     )
 
 
-def _dependent_schemas(c: _Compiler, value: Any, schema: Any) -> Check:
-    pairs = tuple((name, c.compile(sub)) for name, sub in value.items())
-    return lambda v: not isinstance(v, dict) or all(sub(v) for name, sub in pairs if name in v)
+def _ref(w: _Writer, value: Any, schema: Any, v: str, level: int) -> list[str]:
+    return _when(level, f"not {w.ref(value)}({v})")
 
 
-def _dependencies(c: _Compiler, value: Any, schema: Any) -> Check:
-    names = tuple((name, tuple(dep)) for name, dep in value.items() if isinstance(dep, list))
-    subs = tuple((name, c.compile(dep)) for name, dep in value.items() if not isinstance(dep, list))
-    return lambda v: (
-        not isinstance(v, dict)
-        or (
-            all(n in v for name, needed in names if name in v for n in needed)
-            and all(sub(v) for name, sub in subs if name in v)
-        )
-    )
-
-
-def _ref(c: _Compiler, value: Any, schema: Any) -> Check:
-    return c.ref(value)
-
-
-_BUILDERS: Mapping[str, Callable[[_Compiler, Any, Any], Check | None]] = {
+_WRITERS: Mapping[str, Callable[[_Writer, Any, Any, str, int], list[str]]] = {
     "type": _type,
     "properties": _properties,
     "required": _required,
@@ -439,16 +575,16 @@ _BUILDERS: Mapping[str, Callable[[_Compiler, Any, Any], Check | None]] = {
     "prefixItems": _prefix_items,
     "additionalItems": _additional_items,
     "contains": _contains,
-    "minimum": lambda c, v, s: _bound(lambda a, b: a < b, v),
-    "maximum": lambda c, v, s: _bound(lambda a, b: a > b, v),
-    "exclusiveMinimum": lambda c, v, s: _bound(lambda a, b: a <= b, v),
-    "exclusiveMaximum": lambda c, v, s: _bound(lambda a, b: a >= b, v),
-    "minLength": lambda c, v, s: _size(str, lambda n, m: n < m, v),
-    "maxLength": lambda c, v, s: _size(str, lambda n, m: n > m, v),
-    "minItems": lambda c, v, s: _size(list, lambda n, m: n < m, v),
-    "maxItems": lambda c, v, s: _size(list, lambda n, m: n > m, v),
-    "minProperties": lambda c, v, s: _size(dict, lambda n, m: n < m, v),
-    "maxProperties": lambda c, v, s: _size(dict, lambda n, m: n > m, v),
+    "minimum": _bound("<"),
+    "maximum": _bound(">"),
+    "exclusiveMinimum": _bound("<="),
+    "exclusiveMaximum": _bound(">="),
+    "minLength": _size("str", "<"),
+    "maxLength": _size("str", ">"),
+    "minItems": _size("list", "<"),
+    "maxItems": _size("list", ">"),
+    "minProperties": _size("dict", "<"),
+    "maxProperties": _size("dict", ">"),
     "enum": _enum,
     "const": _const,
     "pattern": _pattern,
@@ -465,6 +601,30 @@ _BUILDERS: Mapping[str, Callable[[_Compiler, Any, Any], Check | None]] = {
     "$ref": _ref,
 }
 
+_HELPERS: Mapping[str, Any] = {
+    "__builtins__": {
+        "isinstance": isinstance,
+        "len": len,
+        "any": any,
+        "sum": sum,
+        "dict": dict,
+        "list": list,
+        "str": str,
+        "bool": bool,
+        "int": int,
+        "float": float,
+        "True": True,
+        "False": False,
+        "None": None,
+    },
+    "_is_number": _is_number,
+    "_is_integer": _is_integer,
+    "is_multiple": is_multiple,
+    "unique": unique,
+    "_always": _always,
+    "_never": _never,
+}
+
 
 def compile_check(schema: Any) -> Check | None:
     """A predicate that returns True only for instances `jsonschema` would accept, or None.
@@ -478,7 +638,15 @@ def compile_check(schema: Any) -> Check | None:
     dialect = {DRAFT2020_12: DRAFT2020_12, DRAFT7: DRAFT7, DRAFT7.rstrip("#"): DRAFT7}.get(declared)
     if dialect is None:
         return None
+    writer = _Writer(schema, dialect)
     try:
-        return _Compiler(schema, dialect).compile(schema)
-    except (_Unsupported, RecursionError, TypeError, AttributeError, ValueError):
+        root = writer.function(schema)
+        if root in ("_always", "_never"):
+            return _always if root == "_always" else _never
+        code = compile(writer.source(), "<toolshape fast path>", "exec")
+        namespace = writer.namespace
+        exec(code, namespace)
+    except (_Unsupported, RecursionError, TypeError, AttributeError, ValueError, SyntaxError):
         return None
+    check: Check = namespace[root]
+    return check

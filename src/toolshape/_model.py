@@ -11,10 +11,11 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import ClassVar, Literal, Protocol
+from typing import Any, ClassVar, Literal, Protocol
 
 from toolshape._errors import PlanError, ToolshapeError
 from toolshape._json import Json, JsonObject, Unchecked, thaw
+from toolshape._options import Options
 from toolshape._plan_format import PLAN_FORMAT, check_plan_data
 from toolshape._types import (
     BodyEncoding,
@@ -195,6 +196,9 @@ class Plan:
     """S20.3: what every request path starts with (a Swagger 2.0 `basePath`), or `""`."""
     _text: str | None = field(default=None, init=False, repr=False, compare=False)
     _engine: CallEngine | None = field(default=None, init=False, repr=False, compare=False)
+    _pending: Callable[[], None] | None = field(default=None, init=False, repr=False, compare=False)
+    """A loaded plan's schema checks not run yet (`load_plans(lazy=True)`): run before its
+    call engine is built, so no unchecked schema ever judges a call (S15.1)."""
 
     #: How a plan's call engine is built; the package wires `toolshape._engine.compile_engine`.
     compile_engine: ClassVar[Callable[[Plan], CallEngine] | None] = None
@@ -268,6 +272,10 @@ class Plan:
         the same engine twice and one wins; nothing else is shared)."""
         engine = self._engine
         if engine is None:
+            pending = self._pending
+            if pending is not None:
+                pending()  # raises PlanDataError for a schema that can't be served
+                object.__setattr__(self, "_pending", None)
             compile_engine = Plan.compile_engine
             if compile_engine is None:  # pragma: no cover - the package always wires it
                 raise ToolshapeError("no call engine is wired in: import toolshape")
@@ -293,6 +301,11 @@ class Plan:
 
     def to_dict(self) -> JsonObject:
         """The plan as plain JSON-compatible data (S15.1), loadable with `Plan.from_dict`."""
+        return self._data(thaw)
+
+    def _data(self, schema: Callable[[Any], Any]) -> JsonObject:
+        """`to_dict` with `schema` turning each of the plan's schemas into data (a plans file
+        shares their `$defs` entries between tools)."""
         return {
             "format": PLAN_FORMAT,
             "name": self.name,
@@ -310,13 +323,13 @@ class Plan:
             "undeclared": self.undeclared,
             "validation": self.validation,
             "parameters": [p.to_dict() for p in self.parameters],
-            "inputSchema": dict(thaw(self._input)),
-            "nestedSchema": dict(thaw(self._nested)),
-            "bodyCheck": thaw(self._check),
+            "inputSchema": schema(self._input),
+            "nestedSchema": schema(self._nested),
+            "bodyCheck": schema(self._check),
             "title": self.title,
             "description": self.description,
             "annotations": dict(thaw(self.annotations)),
-            "outputSchema": thaw(self._output),
+            "outputSchema": schema(self._output),
             "outputWrapped": self.output_wrapped,
             "bodyEncoding": self.body_encoding,
             "encoding": thaw(dict(self.encoding)),
@@ -337,6 +350,12 @@ class Plan:
             PlanDataError: `data` is not a plan this version can serve; `field` names where.
         """
         check_plan_data(data)
+        return cls._from_data(data, thaw)
+
+    @classmethod
+    def _from_data(cls, data: Mapping[str, Unchecked], copy: Callable[[Any], Any]) -> Plan:
+        """The plan of checked plan data, `copy` applied to every container it keeps (a plans
+        file parsed from text is the loader's own, so it keeps it as parsed)."""
         return cls(
             name=data["name"],
             operation_id=data["operationId"],
@@ -349,22 +368,22 @@ class Plan:
             body=data["body"],
             parameters=tuple(ParameterRoute.from_dict(p) for p in data["parameters"]),
             body_properties=tuple(data["bodyProperties"]),
-            body_aliases=dict(data["bodyAliases"]),
+            body_aliases=copy(data["bodyAliases"]),
             base_path=data["basePath"],
             body_required=data["bodyRequired"],
             undeclared=data["undeclared"],
             validation=data["validation"],
-            _input=thaw(data["inputSchema"]),
-            _nested=thaw(data["nestedSchema"]),
-            _check=thaw(data["bodyCheck"]),
+            _input=copy(data["inputSchema"]),
+            _nested=copy(data["nestedSchema"]),
+            _check=copy(data["bodyCheck"]),
             title=data["title"],
             description=data["description"],
-            annotations=thaw(data["annotations"]),
-            _output=thaw(data["outputSchema"]),
+            annotations=copy(data["annotations"]),
+            _output=copy(data["outputSchema"]),
             output_wrapped=data["outputWrapped"],
             body_encoding=data["bodyEncoding"],
-            encoding=thaw(data["encoding"]),
-            binary=thaw(data["binary"]),
+            encoding=copy(data["encoding"]),
+            binary=copy(data["binary"]),
             security=tuple(
                 tuple(SecurityScheme.from_dict(s) for s in alternative)
                 for alternative in data["security"]
@@ -405,3 +424,9 @@ class PlanResult:
     security_schemes: tuple[str, ...] = ()
     """S18.1: every scheme name `components.securitySchemes` defines, in document order: the
     names `credentials` may use (a gateway checks its configuration against them)."""
+    source: str = "openapi.json"
+    """The document's name in every location (S9.3)."""
+    style: Style = "nested"
+    """The server-wide `toolInputStyle` planning used, resolved (S2.3)."""
+    options: Options = field(default_factory=Options)
+    """Every behaviour switch planning used (S10)."""

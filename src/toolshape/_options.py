@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
+import typing
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
@@ -77,6 +79,46 @@ class Options:
     def to_dict(self) -> dict[str, object]:
         """The switches as plain data."""
         return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, object]) -> Options:
+        """The options `to_dict` wrote; a switch left out keeps its `2026-11-06` value.
+
+        Raises:
+            ValueError: a name that is not a switch, or a value the switch can't take.
+        """
+        kinds = _kinds()
+        for name, value in data.items():
+            allowed = kinds.get(name)
+            if allowed is None:
+                raise ValueError(f"unknown option {name!r}; options are {', '.join(sorted(kinds))}")
+            if not any(_takes(kind, value) for kind in allowed):
+                raise ValueError(f"option {name!r} can't be {value!r}")
+        return cls(**data)  # type: ignore[arg-type]
+
+
+def _takes(kind: object, value: object) -> bool:
+    if kind is bool or kind is type(None):
+        return type(value) is kind
+    if kind is int:
+        return type(value) is int and value >= 0
+    return value == kind and type(value) is type(kind)
+
+
+@functools.cache
+def _kinds() -> dict[str, tuple[object, ...]]:
+    """Every switch's possible values: a `Literal`'s values, or the types `bool`, `int`, None."""
+    hints = typing.get_type_hints(Options)
+    kinds: dict[str, tuple[object, ...]] = {}
+    for field in dataclasses.fields(Options):
+        hint = hints[field.name]
+        parts = typing.get_args(hint) if typing.get_origin(hint) is not None else (hint,)
+        kinds[field.name] = tuple(
+            value
+            for part in parts
+            for value in (typing.get_args(part) if typing.get_origin(part) is Literal else (part,))
+        )
+    return kinds
 
 
 _PRESETS: Mapping[Profile, Options] = {

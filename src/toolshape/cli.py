@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import base64
 import dataclasses
+import hashlib
 import json
 import os
 import sys
@@ -20,11 +21,13 @@ from toolshape._errors import (
     CredentialError,
     DocumentError,
     EncodeError,
+    PlanDataError,
     PlanError,
 )
 from toolshape._mcp import error_result
 from toolshape._model import Plan, PlanResult
 from toolshape._options import PROFILES, Options
+from toolshape._plans_file import PLANS_FORMAT, dump_plans, load_plans
 from toolshape._select import Select
 from toolshape._types import Json, Request, Unchecked
 from toolshape._yaml import MissingYaml, YamlError, load_yaml
@@ -93,22 +96,51 @@ def load_document(path: str | None) -> tuple[Unchecked, str]:
     Raises:
         DocumentUnreadable: the file can't be read or is not JSON.
     """
+    document, source, _ = read_document(path)
+    return document, source
+
+
+def read_document(path: str | None) -> tuple[Unchecked, str, str]:
+    """`load_document`, and the hex SHA-256 of the file's bytes (a plans file records it).
+
+    Raises:
+        DocumentUnreadable: the file can't be read or is not JSON.
+    """
     if path is None:
-        text = (
-            resources.files("toolshape")
-            .joinpath("data")
-            .joinpath(EXAMPLE)
-            .read_text(encoding="utf-8")
-        )
-        return json.loads(text), EXAMPLE
+        data = resources.files("toolshape").joinpath("data").joinpath(EXAMPLE).read_bytes()
+        return json.loads(data), EXAMPLE, hashlib.sha256(data).hexdigest()
+    data = read_file(path)
     try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except OSError as error:
-        raise DocumentUnreadable(f"can't read {path}: {error.strerror or error}") from None
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise DocumentUnreadable(f"can't read {path}: it is not UTF-8 text") from None
-    return parse_document(text, path), path
+    return parse_document(text, path), path, hashlib.sha256(data).hexdigest()
+
+
+def read_file(path: str) -> bytes:
+    """A file's bytes.
+
+    Raises:
+        DocumentUnreadable: the file can't be read.
+    """
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except OSError as error:
+        raise DocumentUnreadable(f"can't read {path}: {error.strerror or error}") from None
+
+
+def load_plans_file(path: str) -> PlanResult:
+    """The plans a `toolshape plan --out` file holds (`load_plans`, schemas checked lazily).
+
+    Raises:
+        DocumentUnreadable: the file can't be read, or is not a plans file this version
+            serves (the message says how to rebuild it).
+    """
+    try:
+        return load_plans(read_file(path))
+    except PlanDataError as error:
+        raise DocumentUnreadable(f"can't serve {path}: {error}") from None
 
 
 def parse_document(text: str, path: str) -> Unchecked:
@@ -222,6 +254,12 @@ def _parser() -> argparse.ArgumentParser:
     add_fixed(plan)
     plan.add_argument("--source", help="the name locations use for the document (default: SPEC)")
     plan.add_argument("--json", action="store_true", help="print the result as JSON")
+    plan.add_argument(
+        "--out",
+        metavar="FILE",
+        help="also write every plan, error and diagnostic as a plans file (toolshape.plans/1) "
+        "that `load_plans` and the example gateway's --plans serve without the document",
+    )
     call = commands.add_parser("call", help="turn one tool call into the HTTP request it describes")
     call.add_argument("spec", help="an OpenAPI 3.x JSON document")
     call.add_argument("tool", help="the tool's name (as `toolshape plan` lists it)")
@@ -374,7 +412,7 @@ def main(
     if args.command == "call":
         return _call(args, out, err)
     try:
-        document, source = load_document(args.spec)
+        document, source, digest = read_document(args.spec)
         result = plan_document(
             document,
             style=args.style,
@@ -389,6 +427,18 @@ def main(
     except PlanError as error:
         err.write(f"toolshape: {error}\n")
         return 1
+    if args.out:
+        text = json.dumps(dump_plans(result, sha256=digest), ensure_ascii=False)
+        try:
+            with open(args.out, "w", encoding="utf-8") as handle:
+                handle.write(text)
+        except OSError as error:
+            err.write(f"toolshape: can't write {args.out}: {error.strerror or error}\n")
+            return 2
+        err.write(
+            f"toolshape: wrote {args.out} ({PLANS_FORMAT}): {len(result.tools)} tools, "
+            f"{len(result.errors)} errors\n"
+        )
     if args.json:
         json.dump(_as_json(result), out, indent=2, ensure_ascii=False)
         out.write("\n")

@@ -1,0 +1,383 @@
+"""Plans files (`toolshape.plans/1`): a whole document's plans, planned once at build time and
+served at run time without the document (S15.1, issue 17).
+
+A file holds every tool's plan data (`toolshape.plan/2`), the errors and diagnostics, the
+settings planning used and a hash of the source document. The `$defs` entries the plans of one
+document share (in memory, one object for every tool) are written once, under `definitions`,
+each schema's `$defs` names its entries by key, and each set of keys many schemas share is
+written once too (`defsGroups`; a schema's `$defs` is then that group's index): Stripe's 468
+tools are a few MB instead of 218 MB, and load back sharing their entries again.
+
+Loading is as wary as planning: the file is checked as S15.1 checks plan data — the envelope,
+every route, every schema's keywords under its root's dialect, every reference local — with
+each shared definition checked once, for each dialect that uses it. A file of another format
+version is refused with how to rebuild it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from toolshape._errors import PlanDataError, PlanError, ToolshapeError
+from toolshape._fastcheck import compile_check
+from toolshape._json import JsonObject, Unchecked, thaw
+from toolshape._model import Plan, PlanResult
+from toolshape._options import Options
+from toolshape._plan_format import (
+    PLAN_FORMAT,
+    PLAN_SCHEMA,
+    SCHEMA_FIELDS,
+    check_envelope,
+    check_schema_data,
+    rules_of,
+)
+from toolshape._types import Diagnostic
+from toolshape._validate import compile_schema
+from toolshape._version import __version__
+
+PLANS_FORMAT = "toolshape.plans/1"
+"""The version tag of a plans file (`dump_plans`, `load_plans`)."""
+
+_REBUILD = "plan the document again with this version: `toolshape plan SPEC --out FILE`"
+
+#: A plans file's envelope (2020-12); each tool is then checked as plan data (`PLAN_SCHEMA`).
+PLANS_SCHEMA: Mapping[str, Any] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": f"toolshape plans file ({PLANS_FORMAT})",
+    "type": "object",
+    "properties": {
+        "format": {"const": PLANS_FORMAT},
+        "planFormat": {"const": PLAN_FORMAT},
+        "toolshape": {"type": "string"},
+        "source": {
+            "type": "object",
+            "properties": {
+                "name": {"type": "string"},
+                "sha256": {
+                    "anyOf": [{"type": "null"}, {"type": "string", "pattern": "^[0-9a-f]{64}\\Z"}]
+                },
+            },
+            "required": ["name", "sha256"],
+            "additionalProperties": False,
+        },
+        "settings": {
+            "type": "object",
+            "properties": {"style": {"enum": ["flat", "nested"]}, "options": {"type": "object"}},
+            "required": ["style", "options"],
+            "additionalProperties": False,
+        },
+        "securitySchemes": {"type": "array", "items": {"type": "string"}},
+        "definitions": {"type": "object", "additionalProperties": {"type": ["object", "boolean"]}},
+        "defsGroups": {"type": "array", "items": {"type": "array", "items": {"type": "string"}}},
+        "tools": {"type": "array", "items": {"type": "object"}},
+        "errors": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"error": {"type": "string"}, "message": {"type": "string"}},
+                "required": ["error", "message"],
+            },
+        },
+        "diagnostics": {"type": "array", "items": PLAN_SCHEMA["$defs"]["diagnostic"]},
+    },
+    "required": [
+        "format",
+        "planFormat",
+        "toolshape",
+        "source",
+        "settings",
+        "securitySchemes",
+        "definitions",
+        "defsGroups",
+        "tools",
+        "errors",
+        "diagnostics",
+    ],
+    "additionalProperties": False,
+}
+
+_FILE = compile_schema(PLANS_SCHEMA)
+_FILE_FAST = compile_check(PLANS_SCHEMA)
+
+
+def dump_plans(result: PlanResult, *, sha256: str | None = None) -> JsonObject:
+    """`result` as a plans file's data (`toolshape.plans/1`); `json.dump` it to write the file.
+
+    `sha256` is the hex SHA-256 of the source document's bytes, recorded so a deployment can
+    tell which document a file was planned from (the library reads no file to compute it).
+
+    Raises:
+        ValueError: `sha256` is not 64 lower-case hex digits.
+    """
+    if sha256 is not None and (
+        len(sha256) != 64 or not all(c in "0123456789abcdef" for c in sha256)
+    ):
+        raise ValueError(f"sha256 must be 64 lower-case hex digits, not {sha256!r}")
+    shared = _Definitions()
+    return {
+        "format": PLANS_FORMAT,
+        "planFormat": PLAN_FORMAT,
+        "toolshape": __version__,
+        "source": {"name": result.source, "sha256": sha256},
+        "settings": {"style": result.style, "options": result.options.to_dict()},
+        "securitySchemes": list(result.security_schemes),
+        "tools": [tool._data(shared.schema) for tool in result.tools],
+        "definitions": shared.entries,
+        "defsGroups": shared.groups,
+        "errors": [error.to_dict() for error in result.errors],
+        "diagnostics": [note.to_dict() for note in result.diagnostics],
+    }
+
+
+class _Definitions:
+    """The `$defs` entries of every schema written, each object once, keyed by its name (with
+    `~2`, `~3` ... for another object of the same name)."""
+
+    def __init__(self) -> None:
+        self.entries: JsonObject = {}
+        self.groups: list[list[str]] = []
+        self._group_index: dict[tuple[str, ...], int] = {}
+        self._keys: dict[int, str] = {}
+        self._kept: list[Any] = []  # keeps each keyed object alive, so no id is reused
+
+    def schema(self, schema: Any) -> Any:
+        """A copy of `schema` whose `$defs` name their entries' keys (in place, in order):
+        the list of keys when each is its entry's name (nearly always), else an object."""
+        if not isinstance(schema, Mapping):
+            return thaw(schema)
+        out: JsonObject = {}
+        for keyword, value in schema.items():
+            if keyword == "$defs" and isinstance(value, Mapping):
+                keys = {name: self._key(name, entry) for name, entry in value.items()}
+                if all(name == key for name, key in keys.items()):
+                    out[keyword] = self._group(tuple(keys))
+                else:
+                    out[keyword] = keys
+            else:
+                out[keyword] = thaw(value)
+        return out
+
+    def _group(self, keys: tuple[str, ...]) -> int:
+        """The index of the group of these keys in `defsGroups` (each set of keys once)."""
+        index = self._group_index.get(keys)
+        if index is None:
+            index = self._group_index[keys] = len(self.groups)
+            self.groups.append(list(keys))
+        return index
+
+    def _key(self, name: str, entry: Any) -> str:
+        key = self._keys.get(id(entry))
+        if key is None:
+            key, n = name, 1
+            while key in self.entries:
+                n += 1
+                key = f"{name}~{n}"
+            self.entries[key] = thaw(entry)
+            self._keys[id(entry)] = key
+            self._kept.append(entry)
+        return key
+
+
+def load_plans(
+    data: str | bytes | bytearray | Mapping[str, Unchecked], *, lazy: bool = True
+) -> PlanResult:
+    """The `PlanResult` a plans file holds (its text, or its parsed data), checked as S15.1
+    checks plan data: every tool routes and validates exactly as it did when planned.
+
+    The file's envelope, every tool's plan data and routes, and every `$defs` key are checked
+    here. With `lazy` (the default) each tool's schemas — keywords under their dialect,
+    references, depth — are checked when its call engine is first built (its first `call` or
+    `result`), before any of them judges anything: start-up pays for the envelope only. With
+    `lazy=False` every schema is checked now, so a bad file is refused at load.
+
+    Raises:
+        PlanDataError: not a plans file this version reads (another format version: planning
+            again rebuilds it), or a field that could not be served safely; `field` names
+            where (`tools.3.parameters.0.in`). With `lazy`, a tool's schema problem is raised
+            by that tool's first `call` or `result` instead.
+    """
+    file = _parsed(data) if isinstance(data, (str, bytes, bytearray)) else thaw(data)
+    _check_file(file)
+    try:
+        options = Options.from_dict(file["settings"]["options"])
+    except (TypeError, ValueError) as error:
+        raise _refuse("settings.options", str(error)) from None
+    checks = _SchemaChecks(file["definitions"], file["defsGroups"])
+    plans = []
+    names: set[str] = set()
+    for index, item in enumerate(file["tools"]):
+        where = f"tools.{index}"
+        try:
+            check_envelope(item)
+        except PlanDataError as error:
+            raise _at(where, error) from None
+        if item["name"] in names:
+            raise _refuse(f"{where}.name", f"repeats the tool name {item['name']!r}")
+        names.add(item["name"])
+        pending = checks.splice(item, where)
+        plan = Plan._from_data(item, _kept)
+        if lazy:
+            object.__setattr__(plan, "_pending", pending)
+        else:
+            pending()
+        plans.append(plan)
+    return PlanResult(
+        tuple(plans),
+        _errors(file["errors"]),
+        tuple(Diagnostic.from_dict(note) for note in file["diagnostics"]),
+        tuple(file["securitySchemes"]),
+        source=file["source"]["name"],
+        style=file["settings"]["style"],
+        options=options,
+    )
+
+
+class _SchemaChecks:
+    """The schema checks of one loaded file: each tool's own part, and each shared definition
+    once per dialect that uses it (whichever tool needs it first checks it)."""
+
+    def __init__(self, definitions: Mapping[str, Any], groups: list[list[str]]) -> None:
+        self.definitions = definitions
+        self.groups = groups
+        self.spliced: dict[int, dict[str, Any]] = {}
+        self.done: set[tuple[str, int]] = set()
+
+    def group(self, index: int, field: str) -> dict[str, Any]:
+        """Group `index` of `defsGroups` as a `$defs` object, built once and shared by every
+        schema that names it (plans never change their schemas, S15.2).
+
+        Raises:
+            PlanDataError: no such group, or a key in it that names no definition.
+        """
+        spliced = self.spliced.get(index)
+        if spliced is None:
+            if not 0 <= index < len(self.groups):
+                raise _refuse(field, f"names the group {index}, which is not in `defsGroups`")
+            definitions = self.definitions
+            keys = self.groups[index]
+            missing = [key for key in keys if key not in definitions]
+            if missing:
+                raise _refuse(
+                    f"defsGroups.{index}", f"names {missing[0]!r}, which is no definition"
+                )
+            spliced = self.spliced[index] = {key: definitions[key] for key in keys}
+        return spliced
+
+    def splice(self, item: JsonObject, where: str) -> Callable[[], None]:
+        """Put the shared definitions in place of their keys in `item`'s schemas (the
+        loader's own data, changed in place); the check of those schemas, to run later.
+
+        Raises:
+            PlanDataError: a `$defs` key that names no definition.
+        """
+        parts: list[tuple[str, Any, list[str]]] = []  # the root's dialect decides the rules
+        for field in SCHEMA_FIELDS:
+            schema = item[field]
+            defs = schema.get("$defs") if isinstance(schema, dict) else None
+            if type(defs) is int:  # a group: every entry shared, named by its key
+                schema["$defs"] = self.group(defs, f"{where}.{field}.$defs")
+                parts.append((f"{where}.{field}", {**schema, "$defs": {}}, self.groups[defs]))
+                continue
+            if not isinstance(defs, dict):
+                if schema is not None:
+                    parts.append((f"{where}.{field}", schema, []))
+                continue
+            shared = [name for name, entry in defs.items() if type(entry) is str]
+            own = {name: entry for name, entry in defs.items() if type(entry) is not str}
+            missing = [defs[name] for name in shared if defs[name] not in self.definitions]
+            if missing:
+                raise _refuse(
+                    f"{where}.{field}.$defs", f"names {missing[0]!r}, which is no definition"
+                )
+            keys = [defs[name] for name in shared]
+            parts.append((f"{where}.{field}", {**schema, "$defs": own}, keys))
+            schema["$defs"] = {
+                name: self.definitions[entry] if type(entry) is str else entry
+                for name, entry in defs.items()
+            }
+
+        def check() -> None:
+            for field, own_part, keys in parts:
+                rules = rules_of(own_part)
+                check_schema_data(own_part, field)
+                for key in keys:
+                    if (key, id(rules)) not in self.done:
+                        check_schema_data(
+                            self.definitions[key], f"definitions.{key}", rules=rules, depth=1
+                        )
+                        self.done.add((key, id(rules)))
+
+        return check
+
+
+def _kept(value: Any) -> Any:
+    return value  # parsed (or copied) by the loader: its own, kept as it is
+
+
+def _parsed(text: str | bytes | bytearray) -> Any:
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise _refuse("", "nests too deeply") from None
+    except (UnicodeDecodeError, ValueError) as error:  # JSONDecodeError, too many digits
+        raise _refuse("", f"is not JSON ({str(error)[:200]})") from None
+
+
+def _check_file(file: Any) -> None:
+    """The envelope: the format versions first (with how to rebuild), then every field."""
+    if not isinstance(file, Mapping) or file.get("format") != PLANS_FORMAT:
+        shown = file.get("format") if isinstance(file, Mapping) else type(file).__name__
+        raise PlanDataError(
+            f"not a toolshape plans file: format is {shown!r}, expected {PLANS_FORMAT!r}; "
+            f"{_REBUILD}",
+            field="format",
+        )
+    if file.get("planFormat") != PLAN_FORMAT:
+        raise PlanDataError(
+            f"the plans file holds plans in the format {file.get('planFormat')!r} (written by "
+            f"toolshape {file.get('toolshape')!r}); this version serves {PLAN_FORMAT!r}: "
+            f"{_REBUILD}",
+            field="planFormat",
+        )
+    valid = False
+    if _FILE_FAST is not None:
+        try:
+            valid = _FILE_FAST(file)
+        except Exception:  # any doubt goes to jsonschema, which decides
+            valid = False
+    if not valid:
+        try:
+            error = next(iter(_FILE.iter_errors(file)), None)
+        except RecursionError:
+            raise _refuse("", "is nested too deeply") from None
+        if error is not None:
+            field = ".".join(str(p) for p in error.absolute_path) or "(root)"
+            raise _refuse(field, f"is not valid: {error.message[:300]}")
+
+
+def _errors(items: list[Any]) -> tuple[PlanError, ...]:
+    errors = []
+    for index, item in enumerate(items):
+        try:
+            error = ToolshapeError.from_dict(item)
+        except ToolshapeError as problem:
+            raise _refuse(f"errors.{index}", str(problem)) from None
+        if not isinstance(error, PlanError):
+            raise _refuse(f"errors.{index}", f"is a {type(error).__name__}, not a planning error")
+        errors.append(error)
+    return tuple(errors)
+
+
+def _refuse(field: str, reason: str) -> PlanDataError:
+    return PlanDataError(f"not a toolshape plans file: `{field}` {reason}", field=field)
+
+
+def _at(where: str, error: PlanDataError) -> PlanDataError:
+    """A tool's plan-data error, placed in the file (`tools.3.` before its field)."""
+    field = f"{where}.{error.field}" if error.field else where
+    reason = error.message.removeprefix("not a toolshape plan: ")
+    if reason.startswith(f"`{error.field}` "):
+        reason = reason[len(error.field) + 3 :]
+    return _refuse(field, reason)

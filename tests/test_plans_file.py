@@ -1,0 +1,346 @@
+"""Plans files (`toolshape.plans/1`, issue 17): a whole document's plans written once, served
+without the document (S15.1) — round trip, sharing, the round-trip law over the corpus, and a
+file that is not one this version serves refused, naming the field."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import random
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import CORPUS
+from toolshape import (
+    PLAN_FORMAT,
+    PLANS_FORMAT,
+    ArgumentError,
+    Options,
+    PlanDataError,
+    PlanResult,
+    ToolshapeError,
+    dump_plans,
+    load_plans,
+    plan_document,
+)
+from toolshape.cli import main
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "src" / "toolshape" / "data"
+EXAMPLE_DOC = json.loads((EXAMPLE / "example.openapi.json").read_text(encoding="utf-8"))
+SHOP = Path(__file__).parent / "data" / "shop.swagger.yaml"
+
+
+#: The worked example, plus an operation whose body and answer use shared components.
+DOCUMENT: dict[str, Any] = {
+    **EXAMPLE_DOC,
+    "paths": {
+        **EXAMPLE_DOC["paths"],
+        "/pets": {
+            "post": {
+                "operationId": "addPet",
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "application/json": {"schema": {"$ref": "#/components/schemas/Pet"}}
+                    },
+                },
+                "responses": {
+                    "201": {
+                        "description": "the pet",
+                        "content": {
+                            "application/json": {"schema": {"$ref": "#/components/schemas/Pet"}}
+                        },
+                    }
+                },
+            }
+        },
+    },
+    "components": {
+        **EXAMPLE_DOC.get("components", {}),
+        "schemas": {
+            **EXAMPLE_DOC.get("components", {}).get("schemas", {}),
+            "Pet": {
+                "type": "object",
+                "properties": {
+                    "name": {"type": "string"},
+                    "owner": {"$ref": "#/components/schemas/Owner"},
+                },
+                "required": ["name"],
+            },
+            "Owner": {"type": "object", "properties": {"id": {"type": "integer"}}},
+        },
+    },
+}
+
+
+def example(style: str = "flat", **kwargs: Any) -> PlanResult:
+    return plan_document(DOCUMENT, style=style, source="example.openapi.json", **kwargs)
+
+
+def file_text(result: PlanResult, sha256: str | None = None) -> str:
+    return json.dumps(dump_plans(result, sha256=sha256))
+
+
+def same_result(loaded: PlanResult, result: PlanResult, every: int = 1) -> None:
+    """Everything a PlanResult holds, compared as data (errors are exceptions: by `to_dict`);
+    the tools' plan data for every `every`-th tool (Stripe's is 218 MB one by one)."""
+    assert [t.name for t in loaded.tools] == [t.name for t in result.tools]
+    for a, b in list(zip(loaded.tools, result.tools, strict=True))[::every]:
+        assert a == b
+        assert a.to_dict() == b.to_dict()
+    assert [e.to_dict() for e in loaded.errors] == [e.to_dict() for e in result.errors]
+    assert [type(e) for e in loaded.errors] == [type(e) for e in result.errors]
+    assert loaded.diagnostics == result.diagnostics
+    assert loaded.security_schemes == result.security_schemes
+    assert (loaded.source, loaded.style, loaded.options) == (
+        result.source,
+        result.style,
+        result.options,
+    )
+
+
+@pytest.mark.parametrize("style", ["flat", "nested"])
+@pytest.mark.parametrize("profile", ["2026-11-06", "legacy"])
+def test_a_file_round_trips_the_whole_result(style: str, profile: Any) -> None:
+    """S15.1: text, bytes and parsed data all load back the result that was written."""
+    result = example(style, profile=profile)
+    text = file_text(result)
+    for data in (text, text.encode(), json.loads(text)):
+        same_result(load_plans(data), result)
+        same_result(load_plans(data, lazy=False), result)
+
+
+def test_the_file_records_versions_settings_and_the_source_hash() -> None:
+    options = Options.preset("legacy", description_limit=80)
+    result = example("flat", options=options)
+    digest = hashlib.sha256(b"the document").hexdigest()
+    data = dump_plans(result, sha256=digest)
+    assert data["format"] == PLANS_FORMAT == "toolshape.plans/1"
+    assert data["planFormat"] == PLAN_FORMAT
+    assert data["source"] == {"name": "example.openapi.json", "sha256": digest}
+    assert data["settings"] == {"style": "flat", "options": options.to_dict()}
+    assert load_plans(json.dumps(data)).options == options
+    with pytest.raises(ValueError, match="64 lower-case hex digits"):
+        dump_plans(result, sha256="abc")
+
+
+def test_shared_definitions_are_written_once_and_shared_again_when_loaded() -> None:
+    """Every `$defs` entry the plans share is one object in memory and one entry in the file
+    (OpenAI: 2.6 times smaller than its plan data one by one; Stripe: 30 times); loaded plans
+    share them again."""
+    document = json.loads((CORPUS / "openai.json").read_text(encoding="utf-8"))
+    result = plan_document(document, style="flat", source="openai.json")
+    data = dump_plans(result)
+    one_by_one = sum(len(json.dumps(tool.to_dict())) for tool in result.tools)
+    assert len(json.dumps(data)) * 2 < one_by_one
+    loaded = load_plans(json.dumps(data))
+    same_result(loaded, result)
+    shared: dict[str, list[int]] = {}
+    for tool in loaded.tools:
+        for name, entry in tool._input.get("$defs", {}).items():
+            shared.setdefault(name, []).append(id(entry))
+    assert shared, "the document's tools use definitions"
+    assert all(len(set(ids)) == 1 for ids in shared.values())
+    assert max(len(ids) for ids in shared.values()) > 1
+
+
+def test_loaded_plans_hand_out_copies_and_stay_unchanged() -> None:
+    """S15.2 holds for loaded plans: what a caller does to a returned schema changes nothing,
+    also for the definitions the plans share."""
+    document = json.loads((CORPUS / "twilio-api-v2010.json").read_text(encoding="utf-8"))
+    loaded = load_plans(file_text(plan_document(document, style="flat")))
+    tool = next(t for t in loaded.tools if t.input_schema.get("$defs"))
+    before = [t.to_dict() for t in loaded.tools]
+    schema = tool.input_schema
+    for entry in schema["$defs"].values():
+        if isinstance(entry, dict):
+            entry.clear()
+    assert [t.to_dict() for t in loaded.tools] == before
+
+
+# -- the round-trip law: a loaded plan routes every call like the plan it came from --------
+
+
+def value_for(schema: Any, rng: random.Random, depth: int = 0) -> Any:
+    """A value the schema likely accepts (typed, from `enum` / `const` when given) — or, one
+    time in six, any JSON value: the law covers refusals as much as requests."""
+    if rng.random() < 1 / 6 or not isinstance(schema, dict) or depth > 3:
+        return rng.choice([None, True, 7, -1.5, "x", "", [], {}, ["a", 1], {"k": "v"}])
+    if "const" in schema:
+        return schema["const"]
+    if isinstance(schema.get("enum"), list) and schema["enum"]:
+        return rng.choice(schema["enum"])
+    kind = schema.get("type")
+    kind = rng.choice(kind) if isinstance(kind, list) and kind else kind
+    if kind == "object" or "properties" in schema:
+        properties = schema.get("properties")
+        properties = properties if isinstance(properties, dict) else {}
+        return {
+            name: value_for(sub, rng, depth + 1)
+            for name, sub in properties.items()
+            if name in schema.get("required", []) or rng.random() < 0.3
+        }
+    if kind == "array":
+        return [value_for(schema.get("items"), rng, depth + 1) for _ in range(rng.randint(0, 2))]
+    return {
+        "string": "v%20/é",
+        "integer": rng.choice([0, 3, 10**20]),
+        "number": rng.choice([1.5, 0, -2]),
+        "boolean": rng.random() < 0.5,
+        "null": None,
+    }.get(kind if isinstance(kind, str) else "", "x")
+
+
+def outcome(call: Callable[[], Any]) -> Any:
+    """What a call ends in, as comparable data: the request, or the error's class and words."""
+    try:
+        return ("request", call())
+    except ToolshapeError as error:
+        return (type(error).__name__, error.to_dict())
+
+
+def calls_for(schema: dict[str, Any], rng: random.Random, count: int) -> list[Any]:
+    calls: list[Any] = [value_for(schema, rng) for _ in range(count)]
+    calls.append({**(calls[0] if isinstance(calls[0], dict) else {}), "undeclared~": 1})
+    return calls
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", sorted(CORPUS.glob("*.json")), ids=lambda p: p.stem)
+def test_round_trip_law_over_the_corpus(path: Path) -> None:
+    """For every corpus tool in both styles, the plan loaded from the file routes every
+    generated call exactly like the plan it came from: the same request, or the same error
+    (S15.1). Calls are generated from each tool's own advertised schema."""
+    document = json.loads(path.read_text(encoding="utf-8"))
+    rng = random.Random(path.stem)
+    requests = refusals = 0
+    for style in ("flat", "nested"):
+        result = plan_document(document, style=style, source=path.name)
+        loaded = load_plans(file_text(result))
+        same_result(loaded, result, every=20)
+        for original, copy in zip(result.tools, loaded.tools, strict=True):
+            for arguments in calls_for(original.input_schema, rng, 3):
+                expected = outcome(partial(original.call, arguments))
+                assert outcome(partial(copy.call, arguments)) == expected, original.name
+                requests += expected[0] == "request"
+                refusals += expected[0] == ArgumentError.__name__
+    assert requests >= 5  # the law was exercised both ways
+    assert refusals >= 5
+
+
+# -- refusals: what this version can't serve --------------------------------------------
+
+
+def refused(change: Callable[[dict[str, Any]], Any], *, lazy: bool = True) -> PlanDataError:
+    data = json.loads(file_text(example("flat")))
+    change(data)
+    text = json.dumps(data)
+    with pytest.raises(PlanDataError) as caught:
+        load_plans(text, lazy=lazy)
+    return caught.value
+
+
+def test_another_format_version_is_refused_with_how_to_rebuild() -> None:
+    for change, field in [
+        (lambda d: d.update(format="toolshape.plans/0"), "format"),
+        (lambda d: d.update(planFormat="toolshape.plan/1", toolshape="0.0.9"), "planFormat"),
+    ]:
+        error = refused(change)
+        assert error.field == field
+        assert "toolshape plan SPEC --out FILE" in error.message
+    error = refused(lambda d: d.update(planFormat="toolshape.plan/1", toolshape="0.0.9"))
+    assert "'toolshape.plan/1' (written by toolshape '0.0.9')" in error.message
+
+
+def first_with_defs(data: dict[str, Any]) -> dict[str, Any]:
+    return next(t for t in data["tools"] if isinstance(t["inputSchema"].get("$defs"), int))
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        (lambda d: d.update(tools={}), "tools"),
+        (lambda d: d["tools"][0].update(method="GET\r\nX-Evil: 1"), "tools.0.method"),
+        (
+            lambda d: d["tools"][1]["parameters"][0].update({"in": "evil"}),
+            "tools.1.parameters.0.in",
+        ),
+        (lambda d: d["tools"][1].update(format="toolshape.plan/1"), "tools.1.format"),
+        (lambda d: d["tools"][1].update(name=d["tools"][0]["name"]), "tools.1.name"),
+        (lambda d: d["settings"]["options"].update(on_collision="maybe"), "settings.options"),
+        (lambda d: d["settings"]["options"].update(nope=True), "settings.options"),
+        (lambda d: d["errors"].append({"error": "ArgumentError", "message": "x"}), "errors.0"),
+        (lambda d: d["source"].update(sha256="not hex"), "source.sha256"),
+        (lambda d: first_with_defs(d)["inputSchema"].update({"$defs": 999}), ".inputSchema.$defs"),
+        (lambda d: d["defsGroups"][0].append("no such definition"), "defsGroups.0"),
+    ],
+)
+def test_a_tampered_file_is_refused_naming_the_field(
+    change: Callable[[dict[str, Any]], Any], field: str
+) -> None:
+    error = refused(change)
+    assert error.field.endswith(field) if field.startswith(".") else error.field == field
+    assert error.message.startswith("not a toolshape plans file: `")
+
+
+def remote_definition(data: dict[str, Any]) -> None:
+    """The first definition a tool's input uses now reaches outside the file."""
+    used = data["defsGroups"][first_with_defs(data)["inputSchema"]["$defs"]][0]
+    data["definitions"][used] = {"$ref": "https://evil.example/schema.json"}
+
+
+@pytest.mark.parametrize("lazy", [True, False])
+def test_a_tampered_schema_is_refused_before_it_judges_anything(lazy: bool) -> None:
+    """S14.1, S15.1: a shared definition that reaches outside is refused — at load with
+    `lazy=False`, else by the first call of a tool that uses it, before any request."""
+    data = json.loads(file_text(example("flat")))
+    remote_definition(data)
+    text = json.dumps(data)
+    if not lazy:
+        with pytest.raises(PlanDataError, match="leaves the schema") as caught:
+            load_plans(text, lazy=False)
+        assert caught.value.field.startswith("definitions.")
+        return
+    result = load_plans(text)  # the envelope and routes are fine: it loads
+    users = [t for t in result.tools if t._input.get("$defs")]
+    assert users
+    with pytest.raises(PlanDataError, match="leaves the schema"):
+        users[0].call({})
+    with pytest.raises(PlanDataError, match="leaves the schema"):  # and on every later call
+        users[0].call({})
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "not json", "[]", "{" * 100_000, '{"format": "toolshape.plans/1"}', "1" * 5000],
+)
+def test_what_is_not_a_plans_file_is_a_plan_data_error(text: str) -> None:
+    with pytest.raises(PlanDataError):
+        load_plans(text)
+
+
+# -- the command line --------------------------------------------------------------------
+
+
+def test_toolshape_plan_out_writes_the_file_the_gateway_serves(tmp_path: Path) -> None:
+    out = tmp_path / "plans.json"
+    err = io.StringIO()
+    status = main(
+        ["plan", str(SHOP), "--style", "flat", "--out", str(out)], out=io.StringIO(), err=err
+    )
+    loaded = load_plans(out.read_bytes())
+    assert status == 1  # the fixture has two operations that can't be planned flat
+    assert len(loaded.errors) == 2
+    assert loaded.source == str(SHOP)
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["source"]["sha256"] == hashlib.sha256(SHOP.read_bytes()).hexdigest()
+    assert f"wrote {out} (toolshape.plans/1): {len(loaded.tools)} tools, 2 errors" in err.getvalue()
+    from toolshape.cli import parse_document
+
+    document = parse_document(SHOP.read_text(encoding="utf-8"), str(SHOP))
+    same_result(loaded, plan_document(document, style="flat", source=str(SHOP)))
