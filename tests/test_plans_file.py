@@ -224,13 +224,13 @@ def test_round_trip_law_over_the_corpus(path: Path) -> None:
         loaded = load_plans(file_text(result))
         same_result(loaded, result, every=20)
         for original, copy in zip(result.tools, loaded.tools, strict=True):
-            for arguments in calls_for(original.input_schema, rng, 3):
+            for arguments in calls_for(original.input_schema, rng, 2):
                 expected = outcome(partial(original.call, arguments))
                 assert outcome(partial(copy.call, arguments)) == expected, original.name
                 requests += expected[0] == "request"
                 refusals += expected[0] == ArgumentError.__name__
-    assert requests >= 5  # the law was exercised both ways
-    assert refusals >= 5
+    assert requests >= 3  # the law was exercised both ways
+    assert refusals >= 3
 
 
 # -- refusals: what this version can't serve --------------------------------------------
