@@ -4,6 +4,7 @@ file that is not one this version serves refused, naming the field."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import json
@@ -14,8 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tests.conftest import CORPUS
+from tests.test_total import GARBAGE, mutate
 from toolshape import (
     PLAN_FORMAT,
     PLANS_FORMAT,
@@ -344,3 +348,32 @@ def test_toolshape_plan_out_writes_the_file_the_gateway_serves(tmp_path: Path) -
 
     document = parse_document(SHOP.read_text(encoding="utf-8"), str(SHOP))
     same_result(loaded, plan_document(document, style="flat", source=str(SHOP)))
+
+
+# -- totality: any file ends in plans or a PlanDataError, any call in a result or own error -
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10**9), GARBAGE, st.booleans())
+def test_a_mutated_file_loads_and_serves_totally(seed: int, value: Any, lazy: bool) -> None:
+    """S14.4 for plans files: one random place of a real file changed — a value replaced, a
+    keyword set, a key dropped — and the file either is refused (`PlanDataError`) or loads, and
+    then every tool's calls and answers end in a result or the library's own error."""
+    rng = random.Random(seed)
+    data = mutate(json.loads(MUTABLE), rng, value)
+    try:
+        result = load_plans(json.dumps(data), lazy=lazy)
+    except PlanDataError:
+        return
+    except (TypeError, ValueError):  # `value` itself is not JSON (NaN is, for json.dumps)
+        return
+    for tool in result.tools:
+        tool.to_mcp_tool()
+        for arguments in ({}, {"storeId": "s", "query": "q", "x-tenant": "t", "name": "n"}):
+            with contextlib.suppress(ToolshapeError):
+                tool.call(arguments)
+        with contextlib.suppress(ToolshapeError):
+            tool.result(200, [("content-type", "application/json")], b'{"name": "n"}')
+
+
+MUTABLE = file_text(example("flat"))
