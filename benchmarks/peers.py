@@ -123,6 +123,46 @@ def has_body(doc: Any, method: str, path: str) -> bool:
     return "requestBody" in doc["paths"][path][method]
 
 
+def awslabs_row(doc: Any, name: str, method: str, path: str) -> tuple[str, ...]:
+    """awslabs.openapi-mcp-server: the tool its server lists (it reads the document from a
+    file; its requests go through FastMCP 3's client, so none is shown)."""
+    import tempfile
+
+    from awslabs.openapi_mcp_server.api.config import Config
+    from awslabs.openapi_mcp_server.server import create_mcp_server_async
+
+    async def run() -> Any:
+        with tempfile.NamedTemporaryFile("w", suffix=".json", encoding="utf-8") as file:
+            json.dump(doc, file)
+            file.flush()
+            config = Config(api_spec_path=file.name, api_base_url=BASE_URL)
+            server = await create_mcp_server_async(config)
+        return await server.list_tools()
+
+    tools = asyncio.run(run())
+    template = doc["paths"][path][method]
+    wanted = template.get("operationId")
+
+    def plain(text: str) -> str:
+        return "".join(c if c.isalnum() else "_" for c in text)[:40]
+
+    found = [t for t in tools if wanted and plain(t.name) == plain(str(wanted))]
+    if not found:
+        return ("no tool", "-", "-", "-", "-")
+    schema = found[0].parameters
+    wraps = "body" in schema.get("properties", {}) and "body" not in body_names(doc, method, path)
+    return outcome(schema, doc, method, path, wraps=wraps), *facts(schema), "-"
+
+
+def body_names(doc: Any, method: str, path: str) -> set[str]:
+    """The top-level property names of the operation's JSON body (one `$ref` followed)."""
+    body = resolved(doc, doc["paths"][path][method].get("requestBody", {}))
+    media = body.get("content", {}).get("application/json", {})
+    schema = resolved(doc, media.get("schema", {})) if isinstance(media, dict) else {}
+    properties = schema.get("properties", {})
+    return set(properties) if isinstance(properties, dict) else set()
+
+
 def outcome(schema: dict[str, Any], doc: Any, method: str, path: str, wraps: bool) -> str:
     """How the converter advertises the request body: wrapped under one `body` argument, its
     properties flat beside the parameters, or no argument for it at all."""
@@ -148,16 +188,21 @@ LIMIT = 60
 
 
 def _child(row: Any, queue: Any) -> None:
+    logging.disable(logging.WARNING)
     try:
         queue.put(row())
-    except Exception as error:  # a converter that refuses the operation: a fact
-        queue.put((f"refused: {type(error).__name__}: {str(error)[:100]}",) + ("-",) * 4)
+    except BaseException as error:  # a converter that refuses (or exits): a fact to record
+        if isinstance(error, SystemExit) and error.__context__ is not None:
+            error = error.__context__  # it logged why, then exited: the why
+        reason = str(error).replace("|", "/").replace("\n", " ")[:110]
+        queue.put((f"refused: {type(error).__name__}: {reason}",) + ("-",) * 4)
 
 
 def bounded(row: Any) -> tuple[str, ...]:
     """`row()` in a child process, given `LIMIT` seconds."""
-    queue: Any = multiprocessing.Queue()
-    child = multiprocessing.Process(target=_child, args=(row, queue))
+    context = multiprocessing.get_context("spawn")  # a forked child can inherit held locks
+    queue: Any = context.Queue()
+    child = context.Process(target=_child, args=(row, queue))
     child.start()
     try:
         cells: tuple[str, ...] = queue.get(timeout=LIMIT)
@@ -172,7 +217,9 @@ def main() -> None:
     logging.disable(logging.WARNING)
     print(
         f"openapi-mcp-bridge {version('openapi-mcp-bridge')}, "
-        f"mcp-openapi-proxy {version('mcp-openapi-proxy')}\n"
+        f"mcp-openapi-proxy {version('mcp-openapi-proxy')}, "
+        f"awslabs.openapi-mcp-server {version('awslabs.openapi-mcp-server')} "
+        f"(FastMCP {version('fastmcp')})\n"
     )
     print(
         "| operation | library | outcome | required | additionalProperties "
@@ -185,6 +232,7 @@ def main() -> None:
         for library, row in (
             ("openapi-mcp-bridge", partial(bridge_row, doc, method, path, call)),
             ("mcp-openapi-proxy", partial(proxy_row, doc, method, path)),
+            ("awslabs.openapi-mcp-server", partial(awslabs_row, doc, name, method, path)),
         ):
             cells = bounded(row)
             print(f"| {label} | {library} | " + " | ".join(cells) + " |")
