@@ -31,6 +31,7 @@ from toolshape._plan_format import (
     SCHEMA_FIELDS,
     check_envelope,
     check_schema_data,
+    envelope_problem,
     rules_of,
 )
 from toolshape._types import Diagnostic
@@ -341,20 +342,9 @@ def _check_file(file: Any) -> None:
             f"{_REBUILD}",
             field="planFormat",
         )
-    valid = False
-    if _FILE_FAST is not None:
-        try:
-            valid = _FILE_FAST(file)
-        except Exception:  # any doubt goes to jsonschema, which decides
-            valid = False
-    if not valid:
-        try:
-            error = next(iter(_FILE.iter_errors(file)), None)
-        except RecursionError:
-            raise _refuse("", "is nested too deeply") from None
-        if error is not None:
-            field = ".".join(str(p) for p in error.absolute_path) or "(root)"
-            raise _refuse(field, f"is not valid: {error.message[:300]}")
+    problem = envelope_problem(_FILE_FAST, _FILE, file)
+    if problem is not None:
+        raise _refuse(*problem)
 
 
 def _errors(items: list[Any]) -> tuple[PlanError, ...]:
