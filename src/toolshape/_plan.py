@@ -23,7 +23,7 @@ from toolshape._aliases import (
     unique,
 )
 from toolshape._bundle import Problem
-from toolshape._collide import detect_collision
+from toolshape._collide import Collision, detect_collision
 from toolshape._dialects import DIALECTS, DRAFT2020_12, OPENAPI30
 from toolshape._document import DocumentReader, RawOperation
 from toolshape._errors import PlanError, PlanErrorKind
@@ -215,6 +215,17 @@ class Place:
     def error(self, kind: PlanErrorKind, reason: str, **fields: Any) -> PlanError:
         return PlanError(
             kind, reason, tool=self.tool, operation=self.operation, location=self.location, **fields
+        )
+
+    def collision(self, collision: Collision) -> PlanError:
+        """The S9.1 planning error of `collision`."""
+        return self.error(
+            "collision",
+            collision.reason,
+            property=collision.name,
+            channels=collision.channels,
+            fix=collision.fix,
+            rule="S9.1",
         )
 
     def warn(self, error: PlanError) -> Diagnostic:
@@ -713,14 +724,7 @@ def plan_tool(
         collision = None
     if collision is not None:
         if options.on_collision == "error":  # S9.1
-            return place.error(
-                "collision",
-                collision.reason,
-                property=collision.name,
-                channels=collision.channels,
-                fix=collision.fix,
-                rule="S9.1",
-            )
+            return place.collision(collision)
         notes.append(
             place.note("warning", "MCP tool input schema left nested", collision.reason + ".")
         )
@@ -743,14 +747,7 @@ def plan_tool(
         )
         clash = detect_collision(names, wrapped_body=wrapped_body)
         if clash is not None:  # a rename met a name of its own: S9.1 after all
-            return place.error(
-                "collision",
-                clash.reason,
-                property=clash.name,
-                channels=clash.channels,
-                fix=clash.fix,
-                rule="S9.1",
-            )
+            return place.collision(clash)
     if isinstance(hoisted, Hoisted) and hoisted.widened is not None:
         notes.append(
             place.note(
