@@ -7,14 +7,12 @@ argument, one optional one, and one undeclared argument `extra_arg`) is sent thr
 
 from __future__ import annotations
 
-import json
 import logging
-from pathlib import Path
 from typing import Any
 
 import toolshape
 from benchmarks.compare import BASE_URL, fastmcp_server, fastmcp_tool, load
-from benchmarks.operations import OPERATIONS, call_names, flat_call, order, policy
+from benchmarks.operations import OPERATIONS, call_names, document, flat_call, order, policy
 
 
 def main() -> None:
@@ -25,14 +23,7 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|")
     servers: dict[str, Any] = {}
     for label, name, method, path in OPERATIONS:
-        document = (
-            load(name)
-            if name != "example"
-            else json.loads(
-                (Path(toolshape.__file__).parent / "data" / "example.openapi.json").read_text()
-            )
-        )
-        result = toolshape.plan_document(document, style="flat")
+        result = toolshape.plan_document(document(name), style="flat")
         mine = [t for t in result.tools if (t.method, t.path) == (method.upper(), path)]
         errors = [
             e

@@ -4,6 +4,7 @@ each (shared by benchmarks/features.py and benchmarks/peers.py; no converter imp
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import toolshape
@@ -102,3 +103,12 @@ def policy(schema: dict[str, Any]) -> str:
     return (
         json.dumps(schema["additionalProperties"]) if "additionalProperties" in schema else "absent"
     )
+
+
+def document(name: str) -> Any:
+    """The whole document an operation comes from: the bundled example, or a corpus document."""
+    if name == "example":
+        path = Path(toolshape.__file__).parent / "data" / "example.openapi.json"
+    else:
+        path = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / f"{name}.json"
+    return json.loads(path.read_text(encoding="utf-8"))

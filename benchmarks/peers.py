@@ -26,19 +26,9 @@ from typing import Any
 import httpx
 
 import toolshape
-from benchmarks.operations import OPERATIONS, flat_call, order, policy
+from benchmarks.operations import OPERATIONS, document, flat_call, order, policy
 
 BASE_URL = "http://api.example"
-
-
-def document(name: str) -> Any:
-    from pathlib import Path
-
-    if name == "example":
-        path = Path(toolshape.__file__).parent / "data" / "example.openapi.json"
-    else:
-        path = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / f"{name}.json"
-    return json.loads(path.read_text(encoding="utf-8"))
 
 
 def the_call(doc: Any, method: str, path: str) -> dict[str, Any] | None:
