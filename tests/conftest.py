@@ -5,12 +5,13 @@ from __future__ import annotations
 import copy
 import json
 import re
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from toolshape import ArgumentError, Plan
+from toolshape import ArgumentError, Plan, PlanResult, plan_document
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 CORPUS = SHARED / "corpus"
@@ -18,6 +19,20 @@ JSTS = SHARED / "jsts"
 ZUPLO = SHARED / "spec" / "zuplo-mcp-flat-tool-input.md"
 SOURCE = "config/routes.oas.json"
 LOCATION = "config/routes.oas.json#/paths/~1stores~1{storeId}~1search/post"
+
+
+@cache
+def corpus_document(path: Path) -> Any:
+    """A corpus document, read once per test process (callers must not change it)."""
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+@cache
+def corpus_plans(path: Path, style: str) -> PlanResult:
+    """A corpus document planned with the default profile, once per test process and style
+    (plans are immutable values, S15.2, so the corpus-wide tests can share them)."""
+    return plan_document(corpus_document(path), style=style, source=path.name)
+
 
 STORE_PARAMETERS: list[dict[str, Any]] = [
     {"name": "storeId", "in": "path", "required": True, "schema": {"type": "string"}},

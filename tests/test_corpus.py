@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import CORPUS
+from tests.conftest import CORPUS, corpus_plans
 from tests.schemacheck import assert_valid_under_its_dialect
 from toolshape import Options, Plan, plan_document
 from toolshape._types import CHANNEL_ARGUMENT
@@ -72,7 +72,7 @@ def test_corpus_credentials_are_never_advertised(path: Path) -> None:
     """S18.1, S18.3: every tool records its security alternatives, and no parameter a
     credential carries is advertised or routed from an argument, flat or nested."""
     document = load(path)
-    result = plan_document(document, style="flat", source=path.name)
+    result = corpus_plans(path, "flat")
     components = document.get("components", {}).get("securitySchemes", {})
     assert result.security_schemes == tuple(components)
     for tool in result.tools:

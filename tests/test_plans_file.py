@@ -18,7 +18,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import CORPUS
+from tests.calls import calls_for, outcome
+from tests.conftest import CORPUS, corpus_plans
 from tests.test_total import GARBAGE, mutate
 from toolshape import (
     PLAN_FORMAT,
@@ -170,61 +171,16 @@ def test_loaded_plans_hand_out_copies_and_stay_unchanged() -> None:
 # -- the round-trip law: a loaded plan routes every call like the plan it came from --------
 
 
-def value_for(schema: Any, rng: random.Random, depth: int = 0) -> Any:
-    """A value the schema likely accepts (typed, from `enum` / `const` when given) — or, one
-    time in six, any JSON value: the law covers refusals as much as requests."""
-    if rng.random() < 1 / 6 or not isinstance(schema, dict) or depth > 3:
-        return rng.choice([None, True, 7, -1.5, "x", "", [], {}, ["a", 1], {"k": "v"}])
-    if "const" in schema:
-        return schema["const"]
-    if isinstance(schema.get("enum"), list) and schema["enum"]:
-        return rng.choice(schema["enum"])
-    kind = schema.get("type")
-    kind = rng.choice(kind) if isinstance(kind, list) and kind else kind
-    if kind == "object" or "properties" in schema:
-        properties = schema.get("properties")
-        properties = properties if isinstance(properties, dict) else {}
-        return {
-            name: value_for(sub, rng, depth + 1)
-            for name, sub in properties.items()
-            if name in schema.get("required", []) or rng.random() < 0.3
-        }
-    if kind == "array":
-        return [value_for(schema.get("items"), rng, depth + 1) for _ in range(rng.randint(0, 2))]
-    return {
-        "string": "v%20/é",
-        "integer": rng.choice([0, 3, 10**20]),
-        "number": rng.choice([1.5, 0, -2]),
-        "boolean": rng.random() < 0.5,
-        "null": None,
-    }.get(kind if isinstance(kind, str) else "", "x")
-
-
-def outcome(call: Callable[[], Any]) -> Any:
-    """What a call ends in, as comparable data: the request, or the error's class and words."""
-    try:
-        return ("request", call())
-    except ToolshapeError as error:
-        return (type(error).__name__, error.to_dict())
-
-
-def calls_for(schema: dict[str, Any], rng: random.Random, count: int) -> list[Any]:
-    calls: list[Any] = [value_for(schema, rng) for _ in range(count)]
-    calls.append({**(calls[0] if isinstance(calls[0], dict) else {}), "undeclared~": 1})
-    return calls
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("path", sorted(CORPUS.glob("*.json")), ids=lambda p: p.stem)
 def test_round_trip_law_over_the_corpus(path: Path) -> None:
     """For every corpus tool in both styles, the plan loaded from the file routes every
     generated call exactly like the plan it came from: the same request, or the same error
     (S15.1). Calls are generated from each tool's own advertised schema."""
-    document = json.loads(path.read_text(encoding="utf-8"))
     rng = random.Random(path.stem)
     requests = refusals = 0
     for style in ("flat", "nested"):
-        result = plan_document(document, style=style, source=path.name)
+        result = corpus_plans(path, style)
         loaded = load_plans(file_text(result))
         same_result(loaded, result, every=20)
         for original, copy in zip(result.tools, loaded.tools, strict=True):

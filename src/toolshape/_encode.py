@@ -159,16 +159,53 @@ def _form(plan: BodyPlan, body: Unchecked, prefix: str) -> str:
     encoding = plan.encoding
     for name, value in fields.items():
         entry = encoding.get(name)
-        if entry is None and value.__class__ is str:  # the common case, in one step
+        plain = entry is None or ("contentType" not in entry and not entry.get("allowReserved"))
+        kind = value.__class__
+        if plain and kind is str:  # the common case, in one step
             pieces.append(f"{percent(name, '[]')}={percent(value, SCALAR_SAFE)}")
             taken.add(name)
             continue
+        if (
+            plain
+            and (kind is dict or kind is list)
+            and entry
+            and entry.get("style") == "deepObject"
+        ):
+            flat = _deep_scalars(name, value, taken)
+            if flat is not None:  # one level of scalars, in one step; the rest below
+                pieces.extend(flat)
+                continue
         try:
             pieces.extend(_field(name, value, entry or {}, names, taken))
         except Refused as refused:
             refused.where = refused.where or (f"{prefix}.{name}" if prefix else name)
             raise
     return "&".join(pieces)
+
+
+def _deep_scalars(
+    name: str, value: dict[str, Unchecked] | list[Unchecked], taken: set[str]
+) -> list[str] | None:
+    """S17.3: a deepObject field whose members are all scalars (`name[key]=text`, an array's
+    items by index), as `_field` writes it, the keys added to `taken`; None for anything else
+    (a nested member, a key holding a bracket, a key another field took), which `_field`
+    writes or refuses."""
+    is_object = isinstance(value, dict)
+    items = value.items() if isinstance(value, dict) else enumerate(value)
+    keys: list[str] = []
+    pieces: list[str] = []
+    for key, item in items:
+        if isinstance(item, (dict, list)):
+            return None
+        if is_object and (key.__class__ is not str or "[" in key or "]" in key):
+            return None
+        full = f"{name}[{key}]"
+        if full in taken:
+            return None
+        keys.append(full)
+        pieces.append(f"{percent(full, '[]')}={percent(text_of(item), SCALAR_SAFE)}")
+    taken.update(keys)
+    return pieces
 
 
 def _field(

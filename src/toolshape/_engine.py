@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from toolshape._credentials import Applied, apply_credentials
+from toolshape._credentials import NOTHING, Applied, apply_credentials
 from toolshape._errors import ArgumentError, ArgumentIssue
+from toolshape._fastroute import FastRouter, compile_router
 from toolshape._json import JsonObject, Unchecked, thaw
 from toolshape._reading import pick_reading
 from toolshape._result import tool_result
@@ -22,6 +23,10 @@ from toolshape._validate import Judge
 
 if TYPE_CHECKING:
     from toolshape._model import Plan
+
+
+def _no_lane(arguments: Unchecked, headers: Inbound, applied: Applied) -> None:
+    """The lane of a tool without one: every call takes the general way."""
 
 
 def _unexpected(key: str) -> ArgumentIssue:
@@ -40,6 +45,7 @@ class Engine:
         "_defaults",
         "_flat",
         "_judges",
+        "_lane",
         "_nested",
         "_output",
         "flat_properties",
@@ -61,6 +67,11 @@ class Engine:
         self.output_wrapped = plan.output_wrapped
         self._judges: dict[str, Judge] = {}
         self._defaults: dict[str, dict[str, Unchecked]] = {}
+        self._lane: FastRouter | None = (
+            None if plan.style == "flat" and plan.validation != "per-channel" else _no_lane
+        )
+        """The common case in one generated function (`_fastroute`), built when a flat call
+        first needs it (None until then)."""
 
     # -- judges ------------------------------------------------------------------------------
 
@@ -127,12 +138,35 @@ class Engine:
     ) -> Request:
         """S13: the request for `arguments`, or ArgumentError with the first reading's problems
         (CredentialError first, for credentials no alternative accepts: S18.2)."""
-        applied = apply_credentials(self.router.security, credentials, self.router.tool)
+        router = self.router
+        applied = (
+            NOTHING
+            if credentials is None
+            else apply_credentials(router.security, credentials, router.tool)
+        )
+        lane = self._lane
+        if (
+            lane is not _no_lane
+            and arguments.__class__ is dict
+            and arguments
+            and not arguments.keys() <= router.channel_names
+        ):
+            # The common case in one step: a flat tool reads a call with a key that is no
+            # channel name flat only (S13.1, `pick_reading`); a call the lane can't prove
+            # valid, or can't route, takes the general way below, which decides.
+            if lane is None:
+                lane = self._lane = self._compile_lane()
+            try:
+                request = lane(arguments, headers, applied)
+            except Exception:  # any doubt goes to the general way
+                request = None
+            if request is not None:
+                return request
         reported: list[ArgumentIssue] | None = None
         readings = pick_reading(
             arguments,
             style=self.style,
-            channels=self.router.channel_names,
+            channels=router.channel_names,
             flat_properties=self.flat_properties,
         )
         for reading in readings:
@@ -141,7 +175,7 @@ class Engine:
                 return outcome
             if reported is None:
                 reported = outcome
-        raise ArgumentError(self.router.tool, reported or [])
+        raise ArgumentError(router.tool, reported or [])
 
     def _attempt(
         self, arguments: Unchecked, reading: Reading, headers: Inbound, applied: Applied
@@ -160,6 +194,15 @@ class Engine:
         if problems:
             return problems
         return self._checked(routed(self.router, arguments, reading, headers, applied))
+
+    def _compile_lane(self) -> FastRouter:
+        """The generated router of flat calls, with the flat schema's fast check before it and
+        the S6.3 check's after (`_no_lane` where one of them has no fast path)."""
+        check = self.judge("flat").fast
+        body_check = self.judge("check").fast if self._check is not None else None
+        if check is None or (self._check is not None and body_check is None):
+            return _no_lane
+        return compile_router(self.router, check, body_check) or _no_lane
 
     def _fixed_given(self, arguments: Unchecked, reading: Reading) -> list[ArgumentIssue]:
         """S18.4: an argument naming a fixed argument is an error, under any key policy."""

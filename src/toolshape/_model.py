@@ -224,7 +224,8 @@ class Plan:
             CredentialError: `credentials` satisfy none of the operation's alternatives, or
                 one of them is malformed (S18.2): the gateway's fault, not the model's.
         """
-        return self._compiled().call(arguments, headers, credentials)
+        engine = self._engine or self._compiled()
+        return engine.call(arguments, headers, credentials)
 
     @property
     def credential_schemes(self) -> tuple[str, ...]:

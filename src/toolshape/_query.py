@@ -74,7 +74,9 @@ def percent(text: str, safe: str = "") -> str:
     if not text.isascii():
         return quote(text, safe=safe)
     # Nearly all text is ASCII, and most of it needs nothing: both in C (`quote` walks the
-    # bytes in Python).
+    # bytes in Python); letters and digits alone need no search.
+    if text.isalnum():
+        return text
     search, table = _quoter(safe)
     return text if search(text) is None else text.translate(table)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Set
 
 from toolshape._json import Unchecked
 from toolshape._types import Reading, Style
@@ -17,7 +17,7 @@ def pick_reading(
     arguments: Unchecked,
     *,
     style: Style,
-    channels: Collection[str],
+    channels: Set[str],
     flat_properties: Collection[str],
 ) -> tuple[Reading, ...]:
     """The readings of `arguments` to try, in order; errors are reported for the first (S13.1).
@@ -32,9 +32,7 @@ def pick_reading(
     """
     if style == "nested":
         return NESTED_ONLY
-    if not isinstance(arguments, dict) or not arguments:
-        return FLAT_ONLY
-    if not all(key in channels for key in arguments):
+    if not isinstance(arguments, dict) or not arguments or not arguments.keys() <= channels:
         return FLAT_ONLY
     if any(key in flat_properties for key in arguments):
         return FLAT_THEN_NESTED  # S13.1: a channel name that is also a flat property is read flat

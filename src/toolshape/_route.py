@@ -490,30 +490,59 @@ def _finish(
     path = router.base_path + "/".join(
         parts[0] if len(parts) == 1 else _segment(parts, values) for parts in router.segments
     )
-    has_body = out.body is not NO_BODY
+    return assemble(
+        router,
+        path,
+        out.query,
+        out.query_encoded,
+        out.headers,
+        out.cookies,
+        out.body,
+        inbound,
+        encoded,
+        applied,
+    )
+
+
+def assemble(
+    router: Router,
+    path: str,
+    query: list[tuple[str, str]],
+    query_encoded: list[str],
+    own_headers: list[tuple[str, str]],
+    cookies: list[tuple[str, str]],
+    body: Unchecked,
+    inbound: Inbound,
+    encoded: Encoded | None,
+    applied: Applied,
+) -> Request:
+    """The request of a routed call: its expanded `path`, the arguments' query, headers and
+    cookies (lists this takes over), the body and its bytes, with the inbound headers merged
+    and the credentials applied (S12.2, S12.4, S18.2)."""
+    has_body = body is not NO_BODY
     if applied is not NOTHING:  # S18.2: a credential replaces a header of the same name
         own = {name for name, _ in applied.headers}
-        out.headers = [h for h in out.headers if h[0] not in own] + list(applied.headers)
-        out.cookies.extend(applied.cookies)
+        own_headers = [h for h in own_headers if h[0] not in own] + list(applied.headers)
+        cookies.extend(applied.cookies)
         for name, text, wire in applied.query:
-            out.query.append((name, text))
-            out.query_encoded.append(wire)
-    if inbound or out.cookies:
-        headers = _merge_inbound(router, out, inbound, has_body)
+            query.append((name, text))
+            query_encoded.append(wire)
+    if inbound or cookies:
+        headers = _merge_inbound(router.tool, own_headers, cookies, inbound, has_body)
     else:
-        headers = out.headers
+        headers = own_headers
     if has_body and router.content_type is not None:
         headers.append(("content-type", router.content_type))
     url = path
-    query = [*router.key_query_encoded, *out.query_encoded]
-    if query:
-        url += "?" + "&".join(query)
+    written = [*router.key_query_encoded, *query_encoded]
+    if written:
+        url += "?" + "&".join(written)
     return Request(
         method=router.method,
         path=path,
-        query=(*router.key_query, *out.query) if router.key_query else tuple(out.query),
+        query=(*router.key_query, *query) if router.key_query else tuple(query),
         headers=tuple(headers),
-        body=out.body,
+        body=body,
         content_type=router.content_type if has_body else None,
         url=url,
         content=encoded.content if encoded is not None else None,
@@ -522,16 +551,20 @@ def _finish(
 
 
 def _merge_inbound(
-    router: Router, out: _Builder, inbound: Inbound, has_body: bool
+    tool: str,
+    own_headers: list[tuple[str, str]],
+    cookies: list[tuple[str, str]],
+    inbound: Inbound,
+    has_body: bool,
 ) -> list[tuple[str, str]]:
     """S12.2: inbound headers not replaced by an argument, then the arguments' headers."""
-    replaced = {name for name, _ in out.headers}
+    replaced = {name for name, _ in own_headers}
     if has_body:
         replaced.add("content-type")
-    headers = [(n, v) for n, v in _inbound(inbound, router.tool) if n not in replaced]
-    if out.cookies:
+    headers = [(n, v) for n, v in _inbound(inbound, tool) if n not in replaced]
+    if cookies:
         kept = [h for h in headers if h[0] != "cookie"]
-        own = {name for name, _ in out.cookies}
+        own = {name for name, _ in cookies}
         inbound_cookies = [
             c.strip()
             for n, v in headers
@@ -539,7 +572,7 @@ def _merge_inbound(
             for c in v.split(";")
             if c.strip().split("=", 1)[0] not in own
         ]
-        cookie = "; ".join([*inbound_cookies, *(f"{k}={v}" for k, v in out.cookies)])
+        cookie = "; ".join([*inbound_cookies, *(f"{k}={v}" for k, v in cookies)])
         headers = [*kept, ("cookie", cookie)]
-    headers.extend(out.headers)
+    headers.extend(own_headers)
     return headers
