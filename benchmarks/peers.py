@@ -144,6 +144,59 @@ def awslabs_row(doc: Any, name: str, method: str, path: str) -> tuple[str, ...]:
     return outcome(schema, doc, method, path, wraps=wraps), *facts(schema), "-"
 
 
+def gaddam_row(doc: Any, method: str, path: str, call: dict[str, Any] | None) -> tuple[str, ...]:
+    """openapi-mcp-server: it writes Python source for each tool from the document (its names,
+    path and text) and `exec`s it in its own module, the body one `body` argument modelled on a
+    sample request; it reads the document from a file its process-wide settings name, and its
+    requests go through `requests.request`, replaced here by a recorder."""
+    import tempfile
+
+    from openapi_mcp_server import __main__ as server
+
+    with tempfile.NamedTemporaryFile("w", suffix=".json", encoding="utf-8") as file:
+        json.dump(doc, file)
+        file.flush()
+        server.logger = logging.getLogger("peers.openapi-mcp-server")
+        server.logger.disabled = True  # it logs every generated function, to stdout
+        server.OPENAPI_SPEC_PATH = file.name
+        server.API_BASE_URL = BASE_URL
+        server.create_dynamic_tools()
+    wanted = doc["paths"][path][method].get("operationId")
+    found = [t for t in asyncio.run(server.mcp.list_tools()) if t.name == wanted]
+    if not found:
+        names = [str(wanted), *parameter_names(doc, method, path)]
+        why = " (a name is no Python identifier: its source does not compile)"
+        return ("no tool" + ("" if all(n.isidentifier() for n in names) else why),) + ("-",) * 4
+    schema = found[0].inputSchema
+    sent: list[tuple[str, str, Any, Any]] = []
+
+    class Answer:
+        status_code = 200
+
+        def raise_for_status(self) -> None:
+            return None
+
+        def json(self) -> Any:
+            return {}
+
+    def record(verb: str, url: str, **kw: Any) -> Answer:
+        sent.append((verb, url, kw.get("params"), kw.get("json")))
+        return Answer()
+
+    server.request = record
+    call = call if call is not None else flat_call(schema)
+    try:
+        asyncio.run(server.mcp.call_tool(found[0].name, call))
+        verb, url, params, body = sent[0]
+        query = "&".join(f"{k}={v}" for k, v in (params or {}).items())
+        target = url.removeprefix(BASE_URL) + (f"?{query}" if query else "")
+        shown = f"`{verb} {target}` body `{json.dumps(body)[:100] if body else '-'}`"
+    except Exception as error:  # a refusal is a fact to record
+        shown = f"failed: {type(error).__name__}: {str(error)[:100]}"
+    wraps = "body" in schema.get("properties", {})
+    return outcome(schema, doc, method, path, wraps=wraps), *facts(schema), shown
+
+
 def body_names(doc: Any, method: str, path: str) -> set[str]:
     """The top-level property names of the operation's JSON body (one `$ref` followed)."""
     body = resolved(doc, doc["paths"][path][method].get("requestBody", {}))
@@ -209,7 +262,7 @@ def main() -> None:
         f"openapi-mcp-bridge {version('openapi-mcp-bridge')}, "
         f"mcp-openapi-proxy {version('mcp-openapi-proxy')}, "
         f"awslabs.openapi-mcp-server {version('awslabs.openapi-mcp-server')} "
-        f"(FastMCP {version('fastmcp')})\n"
+        f"(FastMCP {version('fastmcp')}), openapi-mcp-server {version('openapi-mcp-server')}\n"
     )
     print(
         "| operation | library | outcome | required | additionalProperties "
@@ -223,6 +276,7 @@ def main() -> None:
             ("openapi-mcp-bridge", partial(bridge_row, doc, method, path, call)),
             ("mcp-openapi-proxy", partial(proxy_row, doc, method, path)),
             ("awslabs.openapi-mcp-server", partial(awslabs_row, doc, name, method, path)),
+            ("openapi-mcp-server", partial(gaddam_row, doc, method, path, call)),
         ):
             cells = bounded(row)
             print(f"| {label} | {library} | " + " | ".join(cells) + " |")
