@@ -109,6 +109,8 @@ FORM = {
     "properties": {"a": STRING, "m": {"type": "object"}, "l": {"type": "array"}},
 }
 BASE64 = base64.b64encode(b"hi").decode()
+HOSTILE = 'x"""\n\')]} + __import__("os").abort() #{'
+
 
 CASES = [
     case(
@@ -244,6 +246,17 @@ CASES = [
         "range content type",
         make_document(CLOSED_BODY, [], content_type="*/*"),
         {"note": "x"},
+        True,
+    ),
+    # Nothing the document says is written into the generated source (S14.1, S14.4).
+    case(
+        "hostile names",
+        make_document(
+            {"type": "object", "properties": {"b" + HOSTILE: STRING}},
+            [param(HOSTILE, "query")],
+            path="/t?" + HOSTILE,
+        ),
+        {HOSTILE: "w", "b" + HOSTILE: "v"},
         True,
     ),
     case(
