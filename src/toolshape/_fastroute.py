@@ -24,6 +24,7 @@ from toolshape._credentials import NOTHING, Applied
 from toolshape._encode import Encoded, check_binary, encode_body
 from toolshape._fastcheck import Check
 from toolshape._http import header_problem, media_base
+from toolshape._model import ParameterRoute
 from toolshape._query import _RESERVED_SAFE, SCALAR_SAFE, _encode, _quoter, percent
 from toolshape._route import Router, assemble
 from toolshape._types import NO_BODY, Inbound, Request
@@ -121,9 +122,8 @@ def _encoded(out: _Source, text: str, safe: str, reserved: bool) -> str:
     )
 
 
-def _parameter(out: _Source, router: Router, index: int, level: int) -> None:
+def _parameter(out: _Source, route: ParameterRoute, index: int, level: int) -> None:
     """The branch of one parameter: its scalar value `t` into the path, the query or a header."""
-    route = list(router.by_argument.values())[index]
     if route.content_type is not None or route.channel == "cookie":
         out.line(level, "return None")
         return
@@ -190,9 +190,9 @@ def _loop(out: _Source, router: Router) -> None:
     out.line(3, "t = frepr(v)")
     out.line(2, "else:")
     out.line(3, "return None")
-    for index in range(len(routes)):
+    for index, route in enumerate(routes.values()):
         out.line(2, f"{'if' if index == 0 else 'elif'} i == {index}:")
-        _parameter(out, router, index, 3)
+        _parameter(out, route, index, 3)
 
 
 def _path(out: _Source, router: Router) -> str:
