@@ -4,15 +4,17 @@ schema; and against the fastest validators users know, where the benchmark envir
 (`fastjsonschema`'s generated code, `jsonschema-rs`; never dependencies of toolshape), with the
 fast path's own check (`fast`: the generated predicate that proves a call valid) beside them.
 
-Run: python -m benchmarks.call_speed [--number 2000]
-Figures are medians of 7 interleaved repeats, all measured in this run; ratios are against the
-floor, and `call/fjs` is Plan.call against fastjsonschema (issue 17's goal: at most 3).
+Run: python -m benchmarks.call_speed [--number 1000] [--repeat 21]
+Figures are medians of interleaved rounds, all measured in this run; ratios are the medians of
+each round's own ratio (steady on a machine whose speed drifts): `call/floor` against the
+floor, `call/fjs` Plan.call against fastjsonschema (issue 17's goal: at most 3).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import statistics
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -20,7 +22,7 @@ from typing import Any
 from jsonschema import validators
 
 import toolshape
-from benchmarks.timing import side_by_side
+from benchmarks.timing import ratio, rounds
 from toolshape._fastcheck import compile_check
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
@@ -105,7 +107,8 @@ def shown(timed: dict[str, float], name: str, width: int) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--number", type=int, default=2000)
+    parser.add_argument("--number", type=int, default=1000)
+    parser.add_argument("--repeat", type=int, default=21)
     args = parser.parse_args()
     print(
         f"{'operation':<44}{'floor µs':>10}{'call µs':>9}{'fast µs':>9}{'fjs µs':>8}"
@@ -127,13 +130,14 @@ def main() -> None:
             "fast": partial(fast, arguments),
             **anchors(schema, arguments),
         }
-        timed = side_by_side(runs, args.number)
+        times = rounds(runs, args.number, args.repeat)
+        timed = {name: statistics.median(seconds) for name, seconds in times.items()}
         floor, call = timed["floor"], timed["call"]
-
-        versus = f"{call / timed['fjs']:>10.1f}" if "fjs" in timed else f"{'-':>10}"
+        versus = f"{ratio(times, 'call', 'fjs'):>10.1f}" if "fjs" in times else f"{'-':>10}"
         print(
             f"{label:<44}{floor * 1e6:>10.1f}{call * 1e6:>9.1f}{shown(timed, 'fast', 9)}"
-            f"{shown(timed, 'fjs', 8)}{shown(timed, 'rs', 7)}{call / floor:>11.2f}{versus}"
+            f"{shown(timed, 'fjs', 8)}{shown(timed, 'rs', 7)}"
+            f"{ratio(times, 'call', 'floor'):>11.2f}{versus}"
         )
 
 

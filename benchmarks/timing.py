@@ -1,7 +1,9 @@
 """How every benchmark here times: medians of repeats, the runs being compared interleaved.
 
 Interleaving (a, b, a, b, ...) puts a baseline and the code under test under the same machine
-load, so their ratio holds even on a noisy machine where the absolute figures drift.
+load, so their ratio holds even on a noisy machine where the absolute figures drift. Where the
+load changes within a run, `ratio` is steadier than a ratio of medians: the median of each
+round's own ratio.
 """
 
 from __future__ import annotations
@@ -13,15 +15,28 @@ from collections.abc import Callable, Mapping
 REPEAT = 7
 
 
-def side_by_side(
+def rounds(
     runs: Mapping[str, Callable[[], object]], number: int, repeat: int = REPEAT
-) -> dict[str, float]:
-    """Seconds per run of each of `runs`, the median of `repeat` interleaved repeats."""
+) -> dict[str, list[float]]:
+    """Seconds per run of each of `runs` in each of `repeat` interleaved rounds."""
     times: dict[str, list[float]] = {label: [] for label in runs}
     for _ in range(repeat):
         for label, run in runs.items():
             times[label].append(timeit.timeit(run, number=number) / number)
+    return times
+
+
+def side_by_side(
+    runs: Mapping[str, Callable[[], object]], number: int, repeat: int = REPEAT
+) -> dict[str, float]:
+    """Seconds per run of each of `runs`, the median of `repeat` interleaved repeats."""
+    times = rounds(runs, number, repeat)
     return {label: statistics.median(seconds) for label, seconds in times.items()}
+
+
+def ratio(times: Mapping[str, list[float]], label: str, baseline: str) -> float:
+    """`label` against `baseline`: the median of their ratios round by round."""
+    return statistics.median(a / b for a, b in zip(times[label], times[baseline], strict=True))
 
 
 def median(run: Callable[[], object], number: int, repeat: int = REPEAT) -> float:

@@ -108,6 +108,45 @@ FORM = {
     "type": "object",
     "properties": {"a": STRING, "m": {"type": "object"}, "l": {"type": "array"}},
 }
+DEEP_FORM = {
+    "type": "object",
+    "properties": {
+        "a": STRING,
+        "n": {"type": ["number", "null"]},
+        "m": {
+            "anyOf": [
+                {"type": "object", "properties": {"line1": STRING, "a[b": STRING}},
+                {"type": "string"},
+            ]
+        },
+        "l": {"type": "array"},
+        "j": {"type": "object"},
+        "r": STRING,
+    },
+    "additionalProperties": False,
+}
+ENCODING = {
+    "m": {"style": "deepObject", "explode": True},
+    "l": {"style": "deepObject", "explode": True},
+    "j": {"contentType": "application/json"},
+    "r": {"allowReserved": True},
+}
+
+
+def form(body: dict[str, Any], encoding: dict[str, Any] = ENCODING) -> dict[str, Any]:
+    """A form-body document whose media type has `encoding` entries (S17.3)."""
+    doc = make_document(body, [], content_type="application/x-www-form-urlencoded")
+    path = only_path(doc)
+    media = doc["paths"][path]["post"]["requestBody"]["content"]
+    media["application/x-www-form-urlencoded"]["encoding"] = encoding
+    return doc
+
+
+SCALAR_BODY = {
+    "type": "object",
+    "properties": {"s": STRING, "i": {"type": "integer"}, "b": {"type": "boolean"}, "x": {}},
+    "additionalProperties": False,
+}
 BASE64 = base64.b64encode(b"hi").decode()
 HOSTILE = 'x"""\n\')]} + __import__("os").abort() #{'
 
@@ -241,6 +280,35 @@ CASES = [
         make_document(FORM, [], content_type="application/x-www-form-urlencoded"),
         {"a": "x y", "m": {"k": "v&", "n": None}, "l": [1, True]},
         True,
+    ),
+    case(
+        "form: deepObject members, named and not, null and numbers",
+        form(DEEP_FORM),
+        {"a": "é &", "n": 1e22, "m": {"line1": "1 Main", "zip code": "é", "": None}, "l": [2.5]},
+        True,
+    ),
+    case("form: null field", form(DEEP_FORM), {"a": "x", "n": None}, True),
+    case("form: deepObject of a string", form(DEEP_FORM), {"m": "x"}, True),
+    case("form: a bracket in a member's key", form(DEEP_FORM), {"m": {"a[b": "x"}}, False),
+    case("form: a nested member", form(DEEP_FORM), {"l": [[1]]}, False),
+    case("form: a contentType field", form(DEEP_FORM), {"j": {"k": 1}}, False),
+    case("form: an allowReserved field", form(DEEP_FORM), {"r": "a/b"}, False),
+    case("form: an object without deepObject", form(DEEP_FORM, {}), {"m": {"k": "v"}}, False),
+    case(
+        "JSON body member by member",
+        make_document(SCALAR_BODY, []),
+        {"s": '\u2028"é', "i": -7, "b": True, "x": {"k": [1.5, None]}},
+        True,
+    ),
+    case("JSON body, not-finite member", make_document(SCALAR_BODY, []), {"x": 1e400}, False),
+    case(
+        "JSON body, an alias",
+        make_document(
+            {"type": "object", "properties": {"a b": STRING}, "additionalProperties": False}, []
+        ),
+        {"a_b": "1"},
+        True,
+        options=Options(portable_names=True),
     ),
     case(
         "range content type",

@@ -202,7 +202,16 @@ class Engine:
         body_check = self.judge("check").fast if self._check is not None else None
         if check is None or (self._check is not None and body_check is None):
             return _no_lane
-        return compile_router(self.router, check, body_check) or _no_lane
+        properties = self._flat.get("properties")
+        return (
+            compile_router(
+                self.router,
+                check,
+                body_check,
+                properties if isinstance(properties, Mapping) else None,
+            )
+            or _no_lane
+        )
 
     def _fixed_given(self, arguments: Unchecked, reading: Reading) -> list[ArgumentIssue]:
         """S18.4: an argument naming a fixed argument is an error, under any key policy."""

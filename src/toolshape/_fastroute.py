@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Literal
 
 from toolshape._credentials import NOTHING, Applied
 from toolshape._encode import Encoded, check_binary, encode_body
@@ -59,6 +59,29 @@ def _json_text() -> Callable[[Any], str]:
 
 
 _JSON = _json_text()
+#: The JSON text of a string, as the encoder above writes it.
+_JSON_STRING = json.encoder.encode_basestring
+
+
+def _building() -> type | None:
+    """A class with `Request`'s slots, not frozen: a request is built as one of these and then
+    made a `Request` by assigning its class (the same object a `Request` built through its
+    constructor would be, at a quarter of the time of setting each frozen field). None where
+    the interpreter refuses the class assignment."""
+    building = type("_Building", (), {"__slots__": Request.__slots__})
+    try:
+        probe = building()
+        for name in Request.__slots__:
+            setattr(probe, name, name)
+        probe.__class__ = Request
+        if all(getattr(probe, name) == name for name in Request.__slots__):
+            return building
+    except TypeError:  # pragma: no cover - another implementation
+        pass
+    return None  # pragma: no cover
+
+
+_BUILDING = _building()
 
 _REQUEST_FIELDS = (
     "method",
@@ -73,7 +96,9 @@ _REQUEST_FIELDS = (
 )
 
 _HELPERS: Mapping[str, Any] = {
-    "__builtins__": {"str": str, "tuple": tuple, "int": int, "bool": bool, "float": float},
+    "__builtins__": {
+        f.__name__: f for f in (str, tuple, int, bool, float, dict, list, len, enumerate)
+    },
     "NO_BODY": NO_BODY,
     "NOTHING": NOTHING,
     "new": object.__new__,
@@ -84,6 +109,8 @@ _HELPERS: Mapping[str, Any] = {
     "reserved": _encode,
     "header_problem": header_problem,
     "dumps": _JSON,
+    "json_string": _JSON_STRING,
+    "Building": _BUILDING,
     "check_binary": check_binary,
     "encode_body": encode_body,
     "assemble": assemble,
@@ -111,24 +138,79 @@ class _Source:
 
 
 def _encoded(out: _Source, text: str, safe: str, reserved: bool) -> str:
-    """An expression: `text` percent-encoded with `safe` kept (RFC 3986); ASCII text that needs
-    nothing is checked in C and kept as it is, like `_query.percent`."""
+    """An expression: `text` percent-encoded with `safe` kept (RFC 3986), as `_query.percent`
+    does it: ASCII text that needs nothing is checked in C and kept as it is, other ASCII text
+    translated in one step, the rest (UTF-8) left to `percent`."""
     if reserved:
         return f"reserved({text}, {out.constant(safe)}, True)"
-    search = out.constant(_quoter(safe)[0])
+    search, table = _quoter(safe)
     return (
-        f"({text} if {text}.isascii() and ({text}.isalnum() or {search}({text}) is None) "
-        f"else percent({text}, {out.constant(safe)}))"
+        f"(({text} if {text}.isalnum() or {out.constant(search)}({text}) is None "
+        f"else {text}.translate({out.constant(table)})) "
+        f"if {text}.isascii() else percent({text}, {out.constant(safe)}))"
     )
 
 
-def _parameter(out: _Source, route: ParameterRoute, index: int, level: int) -> None:
-    """The branch of one parameter: its scalar value `t` into the path, the query or a header."""
+#: The JSON types whose values a branch can turn into text without asking the value's class
+#: more than once (a hint only: the class is checked, and anything else declines).
+_SCALAR_TYPES = frozenset({"string", "integer", "boolean"})
+#: Up to this many parameters, a branch per parameter tests the key itself; beyond, the key's
+#: number is looked up first.
+_CHAIN = 8
+
+
+def _hint(schema: Any) -> str | None:
+    """The scalar JSON type an argument's schema declares at its top, if it declares one."""
+    kind = schema.get("type") if isinstance(schema, Mapping) else None
+    return kind if isinstance(kind, str) and kind in _SCALAR_TYPES else None
+
+
+def _scalar(out: _Source, hint: str | None, level: int) -> bool:
+    """Lines that set `t` to the text of the scalar `v` (S12.1: as `_query.text_of` spells it)
+    and return None for any other value; True when that text needs no percent-encoding and
+    is never empty (an integer's digits, `true`, `false`)."""
+    if hint == "string":
+        out.line(level, "if v.__class__ is not str:")
+        out.line(level + 1, "return None")
+        out.line(level, "t = v")
+        return False
+    if hint == "integer":
+        out.line(level, "if v.__class__ is not int:")
+        out.line(level + 1, "return None")
+        out.line(level, "t = str(v)")
+        return True
+    if hint == "boolean":
+        out.line(level, "if v is True:")
+        out.line(level + 1, 't = "true"')
+        out.line(level, "elif v is False:")
+        out.line(level + 1, 't = "false"')
+        out.line(level, "else:")
+        out.line(level + 1, "return None")
+        return True
+    out.line(level, "c = v.__class__")
+    out.line(level, "if c is str:")
+    out.line(level + 1, "t = v")
+    out.line(level, "elif c is int:")
+    out.line(level + 1, "t = str(v)")
+    out.line(level, "elif c is bool:")
+    out.line(level + 1, 't = "true" if v else "false"')
+    out.line(level, "elif c is float and isfinite(v):")
+    out.line(level + 1, "t = frepr(v)")
+    out.line(level, "else:")
+    out.line(level + 1, "return None")
+    return False
+
+
+def _parameter(
+    out: _Source, route: ParameterRoute, index: int, level: int, hint: str | None
+) -> None:
+    """The branch of one parameter: its scalar value into the path, the query or a header."""
     if route.content_type is not None or route.channel == "cookie":
         out.line(level, "return None")
         return
+    plain = _scalar(out, hint, level)
     if route.channel == "path":
-        text = _encoded(out, "t", "", False)
+        text = "t" if plain else _encoded(out, "t", "", False)
         if route.style == "label":
             text = f'"." + {text}'
         elif route.style == "matrix":
@@ -136,63 +218,210 @@ def _parameter(out: _Source, route: ParameterRoute, index: int, level: int) -> N
             out.line(level, f"t = {text}")
             text = f'{named} + "=" + t if t else {named}'
         out.line(level, f"p{index} = {text}")
-        out.line(level, f"if not p{index}:")  # the general router refuses an empty value
-        out.line(level + 1, "return None")
+        if not plain:
+            out.line(level, f"if not p{index}:")  # the general router refuses an empty value
+            out.line(level + 1, "return None")
     elif route.channel == "query":
         out.line(level, f"q.append(({out.constant(route.name)}, t))")
         safe = _RESERVED_SAFE if route.allow_reserved else SCALAR_SAFE
         wire = out.constant(percent(route.name, "[]") + "=")
-        out.line(level, f"e.append({wire} + {_encoded(out, 't', safe, route.allow_reserved)})")
+        text = "t" if plain else _encoded(out, "t", safe, route.allow_reserved)
+        out.line(level, f"e.append({wire} + {text})")
     else:
-        # Letters and digits alone are a header value HTTP can carry (checked in C).
-        out.line(level, "if not (t.isascii() and t.isalnum()) and header_problem(t) is not None:")
-        out.line(level + 1, "return None")
+        if not plain:
+            # Letters and digits alone are a header value HTTP can carry (checked in C).
+            out.line(
+                level, "if not (t.isascii() and t.isalnum()) and header_problem(t) is not None:"
+            )
+            out.line(level + 1, "return None")
         out.line(level, f"h.append(({out.constant(route.name.lower())}, t))")
 
 
-def _loop(out: _Source, router: Router) -> None:
-    """The loop over the call's arguments: parameters by number, the rest into the body."""
-    routes = router.by_argument
-    hoisted = router.body == "hoisted"
-    out.line(1, "for k, v in a.items():")
-    out.line(2, f"i = {out.constant({name: i for i, name in enumerate(routes)})}.get(k)")
-    out.line(2, "if i is None:")
+BodyMode = Literal["json", "form", ""]
+"""How the lane writes a hoisted body's bytes as the arguments come: `json`, each member's
+JSON text; `form`, each field's form pieces; `""`, the whole body after the loop."""
+
+
+def _body_mode(router: Router, properties: Mapping[str, Any]) -> BodyMode:
+    """`json` where no body argument declares an object or array type (a member the encoder
+    writes costs more on its own than inside the whole body); `form` for a form whose fields
+    can't give the same key twice (no alias, no bracket in a name) and carry no binary."""
+    plan = router.body_plan
+    if router.body != "hoisted" or router.undeclared == "body" or plan is None:
+        return ""
+    keys = set(router.body_properties) | set(router.body_aliases)
+    if plan.kind == "form":
+        plain = not router.body_aliases and not plan.binary
+        return "form" if plain and not any("[" in k or "]" in k for k in keys) else ""
+    if keys and not any(_structured(properties.get(key)) for key in keys):
+        return "json"
+    return ""
+
+
+def _structured(schema: Any) -> bool:
+    """Whether a schema declares (or may declare) the object or array type at its top."""
+    if not isinstance(schema, Mapping):
+        return True
+    kind = schema.get("type")
+    kinds = kind if isinstance(kind, list) else [kind]
+    return "object" in kinds or "array" in kinds
+
+
+def _form_text(out: _Source, value: str, text: str, level: int) -> None:
+    """Lines that set `text` to the form text of the scalar `value` that is not a string
+    (S17.3: as `_query.text_of` spells it, null empty) and return None for anything else."""
+    out.line(level, "if c is int:")
+    out.line(level + 1, f"{text} = str({value})")
+    out.line(level, "elif c is bool:")
+    out.line(level + 1, f'{text} = "true" if {value} else "false"')
+    out.line(level, f"elif {value} is None:")
+    out.line(level + 1, f'{text} = ""')
+    out.line(level, f"elif c is float and isfinite({value}):")
+    out.line(level + 1, f"{text} = percent(frepr({value}), {out.constant(SCALAR_SAFE)})")
+    out.line(level, "else:")
+    out.line(level + 1, "return None")
+
+
+def _form_field(out: _Source, router: Router, level: int, properties: Mapping[str, Any]) -> None:
+    """S17.3: a form field's pieces, as `_encode._form` writes the common ones: a scalar
+    without `contentType` or `allowReserved` as `name=text`, a deepObject field of scalars as
+    `name[key]=text` (an array's items by index); any other field declines."""
+    plan = router.body_plan
+    assert plan is not None
+    fields: dict[str, tuple[str, str | None, dict[str, str]]] = {}
+    for name in router.body_properties:
+        entry = plan.encoding.get(name)
+        if entry is not None and ("contentType" in entry or entry.get("allowReserved")):
+            continue  # `_field` writes it
+        wire = percent(name, "[]")
+        deep = entry is not None and entry.get("style") == "deepObject"
+        # The pieces' keys for the members the field's schema names, written once.
+        known = {
+            key: f"{wire}[{percent(key, '[]')}]="
+            for key in _member_names(properties.get(name))
+            if "[" not in key and "]" not in key
+        }
+        fields[name] = (wire + "=", wire + "[" if deep else None, known)
+    out.line(level, f"x = {out.constant(fields)}.get(k)")
+    out.line(level, "if x is None:")
+    out.line(level + 1, "return None")
+    out.line(level, "b[k] = v")
+    out.line(level, "c = v.__class__")
+    out.line(level, "if c is str:")
+    out.line(level + 1, f"f.append(x[0] + {_encoded(out, 'v', SCALAR_SAFE, False)})")
+    out.line(level, "elif c is dict:")
+    out.line(level + 1, "d = x[1]")
+    out.line(level + 1, "if d is None:")
+    out.line(level + 2, "return None")
+    out.line(level + 1, "m = x[2]")
+    out.line(level + 1, "for kk, vv in v.items():")
+    out.line(level + 2, "w = m.get(kk)")
+    out.line(level + 2, "if w is None or kk.__class__ is not str:")
+    # A key holding a bracket would forge structure: `_field` refuses it.
+    out.line(level + 3, 'if kk.__class__ is not str or "[" in kk or "]" in kk:')
+    out.line(level + 4, "return None")
+    out.line(level + 3, f'w = d + {_encoded(out, "kk", "", False)} + "]="')
+    _form_member(out, level + 2)
+    out.line(level, "elif c is list:")
+    out.line(level + 1, "d = x[1]")
+    out.line(level + 1, "if d is None:")
+    out.line(level + 2, "return None")
+    out.line(level + 1, "for n, vv in enumerate(v):")
+    out.line(level + 2, 'w = d + str(n) + "]="')
+    _form_member(out, level + 2)
+    out.line(level, "elif v is not None:")  # S12.1: null is undefined, so not sent
+    _form_text(out, "v", "t", level + 1)
+    out.line(level + 1, "f.append(x[0] + t)")
+
+
+def _form_member(out: _Source, level: int) -> None:
+    """Lines that add the piece of a deepObject member `vv` under the key `w`."""
+    out.line(level, "c = vv.__class__")
+    out.line(level, "if c is str:")
+    out.line(level + 1, f"f.append(w + {_encoded(out, 'vv', SCALAR_SAFE, False)})")
+    out.line(level, "else:")
+    _form_text(out, "vv", "tt", level + 1)
+    out.line(level + 1, "f.append(w + tt)")
+
+
+def _member_names(schema: Any) -> list[str]:
+    """The property names a schema declares at its top or in its top `anyOf` / `oneOf` /
+    `allOf` branches (only to write pieces' keys ahead: any name may be missed)."""
+    if not isinstance(schema, Mapping):
+        return []
+    branches = [schema]
+    for keyword in ("anyOf", "oneOf", "allOf"):
+        found = schema.get(keyword)
+        if isinstance(found, list):
+            branches += [branch for branch in found if isinstance(branch, Mapping)]
+    return [
+        name
+        for branch in branches
+        if isinstance(branch.get("properties"), Mapping)
+        for name in branch["properties"]
+        if isinstance(name, str)
+    ]
+
+
+def _rest(
+    out: _Source, router: Router, level: int, mode: BodyMode, properties: Mapping[str, Any]
+) -> None:
+    """The branch of an argument that is no parameter: the body, or a decline."""
     if router.aliased:
-        out.line(3, f"if k in {out.constant(frozenset(router.aliased))}:")
-        out.line(4, "return None")
+        out.line(level, f"if k in {out.constant(frozenset(router.aliased))}:")
+        out.line(level + 1, "return None")
     if router.body == "wrapped":
-        out.line(3, 'if k == "body":')
-        out.line(4, "b = v")
-        out.line(4, "continue")
-    if hoisted:
+        out.line(level, 'if k == "body":')
+        out.line(level + 1, "b = v")
+        out.line(level + 1, "continue")
+    if mode == "form":
+        _form_field(out, router, level, properties)
+        return
+    if router.body == "hoisted":
         aliases = router.body_aliases
         name = f"{out.constant(dict(aliases))}.get(k, k)" if aliases else "k"
-        if router.undeclared == "body":
-            out.line(3, f"b[{name}] = v")
-            out.line(3, "continue")
+        if mode == "json":
+            # S14.4: each member's JSON text, `"name":value`, as the encoder writes it.
+            accepted = set(router.body_properties) | set(aliases)
+            members = {key: _JSON_STRING(aliases.get(key, key)) + ":" for key in accepted}
+            out.line(level, f"x = {out.constant(members)}.get(k)")
+            out.line(level, "if x is not None:")
+            out.line(level + 1, f"b[{name}] = v")
+            out.line(level + 1, "c = v.__class__")
+            out.line(level + 1, "if c is str:")
+            out.line(level + 2, "j.append(x + json_string(v))")
+            out.line(level + 1, "elif c is int:")
+            out.line(level + 2, "j.append(x + str(v))")
+            out.line(level + 1, "elif c is bool:")
+            out.line(level + 2, 'j.append(x + ("true" if v else "false"))')
+            out.line(level + 1, "else:")
+            out.line(level + 2, "j.append(x + dumps(v))")
+            out.line(level + 1, "continue")
+        elif router.undeclared == "body":
+            out.line(level, f"b[{name}] = v")
+            out.line(level, "continue")
         else:
             keys = frozenset(router.body_properties) | frozenset(aliases)
-            out.line(3, f"if k in {out.constant(keys)}:")
-            out.line(4, f"b[{name}] = v")
-            out.line(4, "continue")
-    out.line(3, "return None")
-    if not routes:
-        return
-    # S12.1: a scalar's text, as `_query.text_of` spells it (JSON for booleans and numbers).
-    out.line(2, "c = v.__class__")
-    out.line(2, "if c is str:")
-    out.line(3, "t = v")
-    out.line(2, "elif c is int:")
-    out.line(3, "t = str(v)")
-    out.line(2, "elif c is bool:")
-    out.line(3, 't = "true" if v else "false"')
-    out.line(2, "elif c is float and isfinite(v):")
-    out.line(3, "t = frepr(v)")
-    out.line(2, "else:")
-    out.line(3, "return None")
-    for index, route in enumerate(routes.values()):
-        out.line(2, f"{'if' if index == 0 else 'elif'} i == {index}:")
-        _parameter(out, route, index, 3)
+            out.line(level, f"if k in {out.constant(keys)}:")
+            out.line(level + 1, f"b[{name}] = v")
+            out.line(level + 1, "continue")
+    out.line(level, "return None")
+
+
+def _loop(out: _Source, router: Router, properties: Mapping[str, Any], mode: BodyMode) -> None:
+    """The loop over the call's arguments: a branch per parameter, the rest into the body."""
+    routes = list(router.by_argument.items())
+    chained = len(routes) <= _CHAIN
+    out.line(1, "for k, v in a.items():")
+    if not chained:
+        out.line(2, f"i = {out.constant({name: i for i, (name, _) in enumerate(routes)})}.get(k)")
+    for index, (name, route) in enumerate(routes):
+        test = f"k == {out.constant(name)}" if chained else f"i == {index}"
+        out.line(2, f"{'elif' if index else 'if'} {test}:")
+        _parameter(out, route, index, 3, _hint(properties.get(name)))
+    if routes:
+        out.line(2, "else:")
+    _rest(out, router, 3 if routes else 2, mode, properties)
 
 
 def _path(out: _Source, router: Router) -> str:
@@ -242,17 +471,27 @@ def _path(out: _Source, router: Router) -> str:
     return " + ".join(joined) or '""'
 
 
-def _body(out: _Source, router: Router) -> None:
+def _body(out: _Source, router: Router, mode: BodyMode) -> None:
     """S17: the body's JSON text (S14.4) and its bytes, as the general router makes them."""
     plan = router.body_plan
     out.line(1, "if b is NO_BODY:")
     out.line(2, "content = sent = None")
     out.line(1, "else:")
-    out.line(2, "text = dumps(b)")
+    prefix = "" if router.body == "hoisted" else "body"
+    if mode == "form":
+        assert plan is not None
+        # Every field was written as a scalar's text (`_form_field`): the body is JSON.
+        out.line(2, 'content = "&".join(f).encode("ascii")')
+        out.line(2, f"sent = {out.constant(plan.content_type)}")
+        return
+    if mode == "json":
+        # The members' text, unless one member was given twice (an alias and its name).
+        out.line(2, 'text = "{" + ",".join(j) + "}" if len(j) == len(b) else dumps(b)')
+    else:
+        out.line(2, "text = dumps(b)")
     if plan is None:
         out.line(2, "content = sent = None")
         return
-    prefix = "" if router.body == "hoisted" else "body"
     bp = out.constant(plan)
     if plan.kind not in ("binary", "multipart") and plan.binary:
         out.line(2, f"check_binary({bp}, b, {prefix!r})")
@@ -284,28 +523,35 @@ def _request(out: _Source, router: Router, path: str) -> None:
         out.line(2, f'h = (*h, ("content-type", {out.constant(ct)}))')
     written = out.constant(list(router.key_query_encoded))
     out.line(1, f"w = [*{written}, *e] if {written} else e")
-    out.line(1, 'url = path + "?" + "&".join(w) if w else path')
     kq = router.key_query
-    query = f"{out.constant(kq)} + tuple(q)" if kq else "tuple(q)"
-    out.line(1, "r = new(Request)")
     values = {
         "method": out.constant(router.method),
         "path": "path",
-        "query": query,
+        "query": f"{out.constant(kq)} + tuple(q)" if kq else "tuple(q)",
         "headers": "tuple(h)",
         "body": "b",
         "content_type": f"{out.constant(ct)} if {has_body} else None",
-        "url": "url",
+        "url": 'path + "?" + "&".join(w) if w else path',
         "content": "content",
         "sent_type": "sent",
     }
-    for name in _REQUEST_FIELDS:
-        out.line(1, f"set_{name}(r, {values[name]})")
+    if _BUILDING is not None:
+        out.line(1, "r = Building()")
+        for name in _REQUEST_FIELDS:
+            out.line(1, f"r.{name} = {values[name]}")
+        out.line(1, "r.__class__ = Request")
+    else:  # pragma: no cover - an interpreter that refuses the class assignment
+        out.line(1, "r = new(Request)")
+        for name in _REQUEST_FIELDS:
+            out.line(1, f"set_{name}(r, {values[name]})")
     out.line(1, "return r")
 
 
 def compile_router(
-    router: Router, check: Check, body_check: Check | None = None
+    router: Router,
+    check: Check,
+    body_check: Check | None = None,
+    properties: Mapping[str, Any] | None = None,
 ) -> FastRouter | None:
     """The fast path of flat calls to `router`'s tool, or None where it has none (fixed
     arguments: S18.4, whose routing the general router owns).
@@ -314,10 +560,13 @@ def compile_router(
     credentials. It returns the `Request` the call engine would build for them when `check` (the
     flat schema's fast check, `_fastcheck`) proves them valid and `body_check` (the S6.3 check's)
     proves the routed body valid; otherwise None (or it raises), and the caller takes the
-    general way, which validates, routes and words the errors.
+    general way, which validates, routes and words the errors. `properties` (the flat schema's)
+    only shape the code: a declared scalar type lets a branch write less.
     """
     if router.fixed:
         return None
+    properties = properties if properties is not None else {}
+    mode = _body_mode(router, properties)
     out = _Source()
     out.namespace["check"] = check
     out.namespace["body_check"] = body_check
@@ -326,6 +575,8 @@ def compile_router(
     out.line(2, "return None")
     body = "{}" if router.body == "hoisted" else "NO_BODY"
     out.line(1, f"b = {body}")
+    if mode:
+        out.line(1, "j = []" if mode == "json" else "f = []")
     channels = {route.channel for route in router.by_argument.values()}
     # The query's pairs (`q`) and wire text (`e`), the headers (`h`): lists where the tool
     # declares any, else empty tuples.
@@ -335,7 +586,7 @@ def compile_router(
     for i, route in enumerate(router.by_argument.values()):
         if route.channel == "path":
             out.line(1, f"p{i} = None")
-    _loop(out, router)
+    _loop(out, router, properties, mode)
     path = _path(out, router)
     if router.body == "hoisted" and not router.body_required:
         out.line(1, "if not b:")  # S12.3: an optional body that was not given is not sent
@@ -343,7 +594,7 @@ def compile_router(
     if body_check is not None:  # S6.3: the original body schema judges the routed body too
         out.line(1, "if b is not NO_BODY and not body_check(b):")
         out.line(2, "return None")
-    _body(out, router)
+    _body(out, router, mode)
     _request(out, router, path)
     code = compile("".join(out.lines), "<toolshape fast router>", "exec")
     exec(code, out.namespace)

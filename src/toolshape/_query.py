@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import re
 from collections.abc import Callable, Collection, Mapping
 from urllib.parse import quote
@@ -48,6 +49,10 @@ def text_of(value: Unchecked) -> str:
         return str(value)  # the JSON spelling of an integer
     if value is None:
         return ""
+    if kind is bool:
+        return "true" if value else "false"
+    if kind is float and math.isfinite(value):
+        return float.__repr__(value)  # the JSON spelling of a finite float
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
