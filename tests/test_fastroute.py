@@ -24,9 +24,8 @@ from tests.calls import calls_for, outcome
 from tests.conftest import CORPUS, corpus_plans, make_document, only_path
 from tests.test_laws import planned_calls
 from toolshape import ArgumentError, Options, Plan, Request, plan_operation
-from toolshape._credentials import NOTHING, apply_credentials
 from toolshape._encode import _deep_scalars, _field
-from toolshape._engine import Engine, _no_lane
+from toolshape._engine import Engine
 
 STRING = {"type": "string"}
 
@@ -40,23 +39,26 @@ def tool(doc: dict[str, Any], style: str = "flat", **kw: Any) -> Plan:
 def general(plan: Plan) -> Engine:
     """The plan's call engine with the lane off: every call the general way."""
     engine = Engine(plan)
-    engine._lane = _no_lane
+    engine.call = engine.general
     return engine
+
+
+def declined(arguments: Any, headers: Any, credentials: Any) -> Any:
+    """The general way of an entry compiled to show what its lane alone makes of a call."""
+    return None
 
 
 def lane_request(plan: Plan, arguments: Any, **kw: Any) -> Request | None:
     """What the lane alone makes of a call: its request, or None where it declines."""
     engine = Engine(plan)
-    lane = engine._compile_lane()
-    credentials = kw.get("credentials")
-    applied = (
-        NOTHING
-        if credentials is None
-        else apply_credentials(engine.router.security, credentials, plan.name)
-    )
+    if engine.call == engine.general:
+        return None  # no lane: `legacy` validates per channel (S13.5)
+    entry = engine._compile_entry(declined)
+    if entry is None:
+        return None  # no lane: no fast check, or fixed arguments (S18.4)
     try:
-        return lane(arguments, kw.get("headers"), applied)
-    except Exception:  # the engine takes the general way for anything the lane raises
+        return entry(arguments, kw.get("headers"), kw.get("credentials"))
+    except Exception:  # credentials no alternative accepts: the general way raises too
         return None
 
 
@@ -235,9 +237,16 @@ CASES = [
     ),
     case(
         "text body",
+        make_document(STRING, [param("id", "query")], content_type="text/plain"),
+        {"id": "1", "body": "hello"},
+        True,
+        **WRAP,
+    ),
+    case(
+        "a call of channel names only (S13.1: read nested first)",
         make_document(STRING, [], content_type="text/plain"),
         {"body": "hello"},
-        True,
+        False,
         **WRAP,
     ),
     case(
@@ -386,10 +395,14 @@ def test_no_lane_where_the_general_way_owns_the_call() -> None:
     nested call, and a flat tool's call made only of channel names, skip it."""
     doc = make_document(OPEN_BODY)
     fixed = tool(doc, fixed={"x-tenant": "acme"})
-    assert Engine(fixed)._compile_lane() is _no_lane
-    assert same_as_general(fixed, {"storeId": "s", "query": "q"}) is None
+    assert Engine(fixed)._compile_entry() is None
+    outcome(partial(fixed.call, {"storeId": "s", "query": "q"}))
+    engine = fixed._compiled()
+    assert isinstance(engine, Engine)
+    assert engine.call == engine.general
     legacy = tool(doc, profile="legacy")
-    assert Engine(legacy)._lane is _no_lane
+    legacy_engine = Engine(legacy)
+    assert legacy_engine.call == legacy_engine.general
     flat = tool(doc)
     nested = {
         "pathParams": {"storeId": "s"},
@@ -400,22 +413,22 @@ def test_no_lane_where_the_general_way_owns_the_call() -> None:
     assert isinstance(outcome(partial(flat.call, nested))[1], Request)
     engine = flat._compiled()
     assert isinstance(engine, Engine)
-    engine._lane = None
+    engine.call = engine._first_call
     flat.call(nested)
-    assert engine._lane is None  # a call read nested does not build the lane
+    assert engine.call == engine._first_call  # a call read nested does not build the lane
 
 
 def test_a_flat_call_builds_the_lane_once() -> None:
     plan = tool(make_document(OPEN_BODY))
     engine = plan._compiled()
     assert isinstance(engine, Engine)
-    assert engine._lane is None
+    assert engine.call == engine._first_call
     plan.call({"storeId": "s", "query": "q", "x-tenant": "t"})
-    lane = engine._lane
-    assert lane is not None
-    assert lane is not _no_lane
+    entry = engine.call
+    assert entry != engine._first_call
+    assert entry != engine.general
     plan.call({"storeId": "s", "query": "q", "x-tenant": "t"})
-    assert engine._lane is lane
+    assert engine.call is entry
 
 
 def test_a_rejected_call_gets_the_general_way_errors() -> None:

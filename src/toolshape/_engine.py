@@ -2,8 +2,10 @@
 
 `compile_engine(plan)` builds one `Engine`: the plan's `Router` (S12) and its judges (S13.3), one
 per schema a call can be read against (flat, nested, the S6.3 second check, and under `legacy`
-one per channel), each built when a call first needs it. `Engine.call` picks the reading,
-validates, routes and checks the routed body; nothing else is computed per call.
+one per channel), each built when a call first needs it. `Engine.general` picks the reading,
+validates, routes and checks the routed body; `Engine.call` is that, or for a flat tool after its
+first flat call the tool's generated entry (`_fastroute`), which serves the common case itself
+and hands every other call to `general`. Nothing else is computed per call.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from toolshape._credentials import NOTHING, Applied, apply_credentials
 from toolshape._errors import ArgumentError, ArgumentIssue
-from toolshape._fastroute import FastRouter, compile_router
+from toolshape._fastroute import Entry, compile_router
 from toolshape._json import JsonObject, Unchecked, thaw
 from toolshape._reading import pick_reading
 from toolshape._result import tool_result
@@ -23,10 +25,6 @@ from toolshape._validate import Judge
 
 if TYPE_CHECKING:
     from toolshape._model import Plan
-
-
-def _no_lane(arguments: Unchecked, headers: Inbound, applied: Applied) -> None:
-    """The lane of a tool without one: every call takes the general way."""
 
 
 def _unexpected(key: str) -> ArgumentIssue:
@@ -45,9 +43,9 @@ class Engine:
         "_defaults",
         "_flat",
         "_judges",
-        "_lane",
         "_nested",
         "_output",
+        "call",
         "flat_properties",
         "output_wrapped",
         "router",
@@ -67,11 +65,15 @@ class Engine:
         self.output_wrapped = plan.output_wrapped
         self._judges: dict[str, Judge] = {}
         self._defaults: dict[str, dict[str, Unchecked]] = {}
-        self._lane: FastRouter | None = (
-            None if plan.style == "flat" and plan.validation != "per-channel" else _no_lane
+        self.call: Entry = (
+            self._first_call
+            if plan.style == "flat" and plan.validation != "per-channel"
+            else self.general
         )
-        """The common case in one generated function (`_fastroute`), built when a flat call
-        first needs it (None until then)."""
+        """S13: the request for a call's arguments, inbound headers and credentials, or
+        `ArgumentError` (`CredentialError` for credentials no alternative accepts: S18.2).
+        A flat tool's first flat call replaces it with the tool's entry (`_fastroute`): the
+        common case in one generated function, the general way for the rest."""
 
     # -- judges ------------------------------------------------------------------------------
 
@@ -130,38 +132,33 @@ class Engine:
 
     # -- calls -------------------------------------------------------------------------------
 
-    def call(
+    def _first_call(
         self,
         arguments: Unchecked,
         headers: Inbound = None,
         credentials: Mapping[str, Unchecked] | None = None,
     ) -> Request:
-        """S13: the request for `arguments`, or ArgumentError with the first reading's problems
-        (CredentialError first, for credentials no alternative accepts: S18.2)."""
+        """`call` until a flat call comes (S13.1: a key that is no channel name): that call
+        builds the tool's entry, which serves it and every call after it."""
+        if arguments.__class__ is dict and not arguments.keys() <= self.router.channel_names:
+            self.call = self._compile_entry() or self.general
+            return self.call(arguments, headers, credentials)
+        return self.general(arguments, headers, credentials)
+
+    def general(
+        self,
+        arguments: Unchecked,
+        headers: Inbound = None,
+        credentials: Mapping[str, Unchecked] | None = None,
+    ) -> Request:
+        """S13, the general way: pick the reading, validate, route, check the routed body; the
+        first reading's problems when none gives a request."""
         router = self.router
         applied = (
             NOTHING
             if credentials is None
             else apply_credentials(router.security, credentials, router.tool)
         )
-        lane = self._lane
-        if (
-            lane is not _no_lane
-            and arguments.__class__ is dict
-            and arguments
-            and not arguments.keys() <= router.channel_names
-        ):
-            # The common case in one step: a flat tool reads a call with a key that is no
-            # channel name flat only (S13.1, `pick_reading`); a call the lane can't prove
-            # valid, or can't route, takes the general way below, which decides.
-            if lane is None:
-                lane = self._lane = self._compile_lane()
-            try:
-                request = lane(arguments, headers, applied)
-            except Exception:  # any doubt goes to the general way
-                request = None
-            if request is not None:
-                return request
         reported: list[ArgumentIssue] | None = None
         readings = pick_reading(
             arguments,
@@ -195,22 +192,21 @@ class Engine:
             return problems
         return self._checked(routed(self.router, arguments, reading, headers, applied))
 
-    def _compile_lane(self) -> FastRouter:
-        """The generated router of flat calls, with the flat schema's fast check before it and
-        the S6.3 check's after (`_no_lane` where one of them has no fast path)."""
+    def _compile_entry(self, general: Entry | None = None) -> Entry | None:
+        """The tool's generated entry, with the flat schema's fast check and the S6.3 check's
+        (None where one of them has no fast path, or the tool has fixed arguments); calls it
+        can't serve go to `general` (the general way unless told otherwise)."""
         check = self.judge("flat").fast
         body_check = self.judge("check").fast if self._check is not None else None
         if check is None or (self._check is not None and body_check is None):
-            return _no_lane
+            return None
         properties = self._flat.get("properties")
-        return (
-            compile_router(
-                self.router,
-                check,
-                body_check,
-                properties if isinstance(properties, Mapping) else None,
-            )
-            or _no_lane
+        return compile_router(
+            self.router,
+            check,
+            body_check,
+            properties if isinstance(properties, Mapping) else None,
+            general or self.general,
         )
 
     def _fixed_given(self, arguments: Unchecked, reading: Reading) -> list[ArgumentIssue]:

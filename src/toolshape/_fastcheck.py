@@ -347,6 +347,10 @@ def _additional(w: _Writer, value: Any, schema: Any, v: str, level: int) -> list
     if not isinstance(declared, dict):
         raise _Unsupported("properties")
     joined = "|".join(schema.get("patternProperties", {}))
+    if not joined and not isinstance(value, dict):
+        # `false` alone: every key is declared, asked in C.
+        names = w.constant(frozenset(declared))
+        return w.guarded(v, "dict", level, lambda at: _when(at, f"not {v}.keys() <= {names}"))
     key = w.temporary()
     extra = f"{key} not in {w.constant(frozenset(declared))}"
     if joined:

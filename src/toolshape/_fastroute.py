@@ -1,16 +1,17 @@
-"""S12: a compiled fast path for routing a flat call — the common case as one generated function.
+"""S12, S13: a compiled fast path for flat calls — the common case as one generated function.
 
-`compile_router(router)` writes one Python function per tool, once (as `_fastcheck` does for
-validation): the tool's parameters are a chain of branches on a small number, each channel's
-serialization of a scalar is written inline (the style, the name's encoding and the safe
-characters are known when the code is written), the path is one concatenation, and the body's
-JSON text and bytes are made in place. It returns the same `Request` the general router
-(`_route.routed`) builds, or None wherever it would have to think: a value that is not a string,
-integer, boolean or finite number, a cookie, a parameter with a `content` media type, an empty
-or dot path segment, a header value HTTP can't carry, an argument the general router would
-refuse or rename. The caller then routes the call the general way, which decides and words the
-errors; anything the function raises means the same. Nothing document-derived is written into
-the source: every name, table and text reaches the code through its namespace.
+`compile_router(router, ...)` writes one Python function per tool, once (as `_fastcheck` does
+for validation): the tool's call entry. A flat call it can prove valid with the fast check is
+routed in place: a branch per parameter (its channel's serialization of a scalar written
+inline: the style, the name's encoding and the safe characters are known when the code is
+written), the path as one concatenation, the body's bytes written as the arguments come (JSON
+member by member, or form field by field) or made in one step, and the `Request` built. It
+declines (and the general way, `Engine.general`, decides and words the errors) wherever it would
+have to think: a value that is not a string, integer, boolean or finite number, a cookie, a
+parameter with a `content` media type, an empty or dot path segment, a header value HTTP can't
+carry, a form field with its own content type, an argument the general router would refuse or
+rename; anything it raises means the same. Nothing document-derived is written into the source:
+every name, table and text reaches the code through its namespace.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
-from toolshape._credentials import NOTHING, Applied
+from toolshape._credentials import NOTHING, apply_credentials
 from toolshape._encode import Encoded, check_binary, encode_body
 from toolshape._fastcheck import Check
 from toolshape._http import header_problem, media_base
@@ -29,7 +30,12 @@ from toolshape._query import _RESERVED_SAFE, SCALAR_SAFE, _encode, _quoter, perc
 from toolshape._route import Router, assemble
 from toolshape._types import NO_BODY, Inbound, Request
 
-FastRouter = Callable[[Any, Inbound, Applied], Request | None]
+Entry = Callable[[Any, Inbound, "Mapping[str, Any] | None"], Request]
+"""How a tool is called: arguments, inbound headers, credentials (`Engine.call`)."""
+
+
+class Declined(Exception):
+    """The lane can't serve a call: the general way decides it."""
 
 
 def _json_text() -> Callable[[Any], str]:
@@ -97,10 +103,11 @@ _REQUEST_FIELDS = (
 
 _HELPERS: Mapping[str, Any] = {
     "__builtins__": {
-        f.__name__: f for f in (str, tuple, int, bool, float, dict, list, len, enumerate)
+        f.__name__: f for f in (str, tuple, int, bool, float, dict, list, len, enumerate, Exception)
     },
     "NO_BODY": NO_BODY,
     "NOTHING": NOTHING,
+    "Declined": Declined,
     "new": object.__new__,
     "Request": Request,
     "frepr": float.__repr__,
@@ -127,6 +134,8 @@ class _Source:
     def __init__(self) -> None:
         self.namespace: dict[str, Any] = dict(_HELPERS)
         self.lines: list[str] = []
+        self.base = 0
+        """Where level 1 is: the lane's body sits inside the entry's guard and `try`."""
 
     def constant(self, value: Any) -> str:
         name = f"k{len(self.namespace)}"
@@ -134,7 +143,7 @@ class _Source:
         return name
 
     def line(self, level: int, text: str) -> None:
-        self.lines.append("    " * level + text + "\n")
+        self.lines.append("    " * (level + self.base) + text + "\n")
 
 
 def _encoded(out: _Source, text: str, safe: str, reserved: bool) -> str:
@@ -167,16 +176,16 @@ def _hint(schema: Any) -> str | None:
 
 def _scalar(out: _Source, hint: str | None, level: int) -> bool:
     """Lines that set `t` to the text of the scalar `v` (S12.1: as `_query.text_of` spells it)
-    and return None for any other value; True when that text needs no percent-encoding and
+    and decline any other value; True when that text needs no percent-encoding and
     is never empty (an integer's digits, `true`, `false`)."""
     if hint == "string":
         out.line(level, "if v.__class__ is not str:")
-        out.line(level + 1, "return None")
+        out.line(level + 1, "raise Declined")
         out.line(level, "t = v")
         return False
     if hint == "integer":
         out.line(level, "if v.__class__ is not int:")
-        out.line(level + 1, "return None")
+        out.line(level + 1, "raise Declined")
         out.line(level, "t = str(v)")
         return True
     if hint == "boolean":
@@ -185,7 +194,7 @@ def _scalar(out: _Source, hint: str | None, level: int) -> bool:
         out.line(level, "elif v is False:")
         out.line(level + 1, 't = "false"')
         out.line(level, "else:")
-        out.line(level + 1, "return None")
+        out.line(level + 1, "raise Declined")
         return True
     out.line(level, "c = v.__class__")
     out.line(level, "if c is str:")
@@ -197,7 +206,7 @@ def _scalar(out: _Source, hint: str | None, level: int) -> bool:
     out.line(level, "elif c is float and isfinite(v):")
     out.line(level + 1, "t = frepr(v)")
     out.line(level, "else:")
-    out.line(level + 1, "return None")
+    out.line(level + 1, "raise Declined")
     return False
 
 
@@ -206,7 +215,7 @@ def _parameter(
 ) -> None:
     """The branch of one parameter: its scalar value into the path, the query or a header."""
     if route.content_type is not None or route.channel == "cookie":
-        out.line(level, "return None")
+        out.line(level, "raise Declined")
         return
     plain = _scalar(out, hint, level)
     if route.channel == "path":
@@ -220,7 +229,7 @@ def _parameter(
         out.line(level, f"p{index} = {text}")
         if not plain:
             out.line(level, f"if not p{index}:")  # the general router refuses an empty value
-            out.line(level + 1, "return None")
+            out.line(level + 1, "raise Declined")
     elif route.channel == "query":
         out.line(level, f"q.append(({out.constant(route.name)}, t))")
         safe = _RESERVED_SAFE if route.allow_reserved else SCALAR_SAFE
@@ -233,7 +242,7 @@ def _parameter(
             out.line(
                 level, "if not (t.isascii() and t.isalnum()) and header_problem(t) is not None:"
             )
-            out.line(level + 1, "return None")
+            out.line(level + 1, "raise Declined")
         out.line(level, f"h.append(({out.constant(route.name.lower())}, t))")
 
 
@@ -269,7 +278,7 @@ def _structured(schema: Any) -> bool:
 
 def _form_text(out: _Source, value: str, text: str, level: int) -> None:
     """Lines that set `text` to the form text of the scalar `value` that is not a string
-    (S17.3: as `_query.text_of` spells it, null empty) and return None for anything else."""
+    (S17.3: as `_query.text_of` spells it, null empty) and decline anything else."""
     out.line(level, "if c is int:")
     out.line(level + 1, f"{text} = str({value})")
     out.line(level, "elif c is bool:")
@@ -279,7 +288,7 @@ def _form_text(out: _Source, value: str, text: str, level: int) -> None:
     out.line(level, f"elif c is float and isfinite({value}):")
     out.line(level + 1, f"{text} = percent(frepr({value}), {out.constant(SCALAR_SAFE)})")
     out.line(level, "else:")
-    out.line(level + 1, "return None")
+    out.line(level + 1, "raise Declined")
 
 
 def _form_field(out: _Source, router: Router, level: int, properties: Mapping[str, Any]) -> None:
@@ -304,7 +313,7 @@ def _form_field(out: _Source, router: Router, level: int, properties: Mapping[st
         fields[name] = (wire + "=", wire + "[" if deep else None, known)
     out.line(level, f"x = {out.constant(fields)}.get(k)")
     out.line(level, "if x is None:")
-    out.line(level + 1, "return None")
+    out.line(level + 1, "raise Declined")
     out.line(level, "b[k] = v")
     out.line(level, "c = v.__class__")
     out.line(level, "if c is str:")
@@ -312,20 +321,20 @@ def _form_field(out: _Source, router: Router, level: int, properties: Mapping[st
     out.line(level, "elif c is dict:")
     out.line(level + 1, "d = x[1]")
     out.line(level + 1, "if d is None:")
-    out.line(level + 2, "return None")
+    out.line(level + 2, "raise Declined")
     out.line(level + 1, "m = x[2]")
     out.line(level + 1, "for kk, vv in v.items():")
     out.line(level + 2, "w = m.get(kk)")
     out.line(level + 2, "if w is None or kk.__class__ is not str:")
     # A key holding a bracket would forge structure: `_field` refuses it.
     out.line(level + 3, 'if kk.__class__ is not str or "[" in kk or "]" in kk:')
-    out.line(level + 4, "return None")
+    out.line(level + 4, "raise Declined")
     out.line(level + 3, f'w = d + {_encoded(out, "kk", "", False)} + "]="')
     _form_member(out, level + 2)
     out.line(level, "elif c is list:")
     out.line(level + 1, "d = x[1]")
     out.line(level + 1, "if d is None:")
-    out.line(level + 2, "return None")
+    out.line(level + 2, "raise Declined")
     out.line(level + 1, "for n, vv in enumerate(v):")
     out.line(level + 2, 'w = d + str(n) + "]="')
     _form_member(out, level + 2)
@@ -369,7 +378,7 @@ def _rest(
     """The branch of an argument that is no parameter: the body, or a decline."""
     if router.aliased:
         out.line(level, f"if k in {out.constant(frozenset(router.aliased))}:")
-        out.line(level + 1, "return None")
+        out.line(level + 1, "raise Declined")
     if router.body == "wrapped":
         out.line(level, 'if k == "body":')
         out.line(level + 1, "b = v")
@@ -405,7 +414,7 @@ def _rest(
             out.line(level, f"if k in {out.constant(keys)}:")
             out.line(level + 1, f"b[{name}] = v")
             out.line(level + 1, "continue")
-    out.line(level, "return None")
+    out.line(level, "raise Declined")
 
 
 def _loop(out: _Source, router: Router, properties: Mapping[str, Any], mode: BodyMode) -> None:
@@ -439,6 +448,13 @@ def _path(out: _Source, router: Router) -> str:
         if len(parts) == 1:
             pieces.append(parts[0])
             continue
+        if len(parts) == 3 and not parts[0] and not parts[2] and parts[1] in index:
+            # One variable alone: given, and no dot segment (S12.1), in one question.
+            variable = f"p{index[parts[1]]}"
+            out.line(1, f"if {variable} in {out.constant(frozenset({None, '.', '..'}))}:")
+            out.line(2, "raise Declined")
+            pieces.append(f"\0{variable}")
+            continue
         segment: list[str] = []
         for i, part in enumerate(parts):
             if i % 2 == 0:
@@ -447,13 +463,13 @@ def _path(out: _Source, router: Router) -> str:
             elif part in index:
                 variable = f"p{index[part]}"
                 out.line(1, f"if {variable} is None:")
-                out.line(2, "return None")
+                out.line(2, "raise Declined")
                 segment.append(variable)
             else:
                 segment.append(out.constant("{" + part + "}"))
         out.line(1, f"s{number} = {' + '.join(segment)}")
         out.line(1, f'if s{number} == "." or s{number} == "..":')  # S12.1: a dot segment
-        out.line(2, "return None")
+        out.line(2, "raise Declined")
         pieces.append(f"\0s{number}")
     # Literal text joined, variables between: one concatenation.
     joined: list[str] = []
@@ -471,45 +487,76 @@ def _path(out: _Source, router: Router) -> str:
     return " + ".join(joined) or '""'
 
 
-def _body(out: _Source, router: Router, mode: BodyMode) -> None:
+Presence = Literal["always", "maybe", "never"]
+"""Whether a call's request has a body: a required hoisted body always (`{}` at least), an
+optional or a wrapped one maybe, a tool without one never."""
+
+
+def _presence(router: Router) -> Presence:
+    if router.body == "hoisted":
+        return "always" if router.body_required else "maybe"
+    return "maybe" if router.body == "wrapped" else "never"
+
+
+def _body(out: _Source, router: Router, mode: BodyMode, level: int) -> None:
     """S17: the body's JSON text (S14.4) and its bytes, as the general router makes them."""
     plan = router.body_plan
-    out.line(1, "if b is NO_BODY:")
-    out.line(2, "content = sent = None")
-    out.line(1, "else:")
     prefix = "" if router.body == "hoisted" else "body"
     if mode == "form":
         assert plan is not None
         # Every field was written as a scalar's text (`_form_field`): the body is JSON.
-        out.line(2, 'content = "&".join(f).encode("ascii")')
-        out.line(2, f"sent = {out.constant(plan.content_type)}")
+        out.line(level, 'content = "&".join(f).encode("ascii")')
+        out.line(level, f"sent = {out.constant(plan.content_type)}")
         return
     if mode == "json":
         # The members' text, unless one member was given twice (an alias and its name).
-        out.line(2, 'text = "{" + ",".join(j) + "}" if len(j) == len(b) else dumps(b)')
+        out.line(level, 'text = "{" + ",".join(j) + "}" if len(j) == len(b) else dumps(b)')
     else:
-        out.line(2, "text = dumps(b)")
+        out.line(level, "text = dumps(b)")
     if plan is None:
-        out.line(2, "content = sent = None")
+        out.line(level, "content = sent = None")
         return
     bp = out.constant(plan)
     if plan.kind not in ("binary", "multipart") and plan.binary:
-        out.line(2, f"check_binary({bp}, b, {prefix!r})")
+        out.line(level, f"check_binary({bp}, b, {prefix!r})")
     if plan.kind == "json":
         sent = "application/json" if "*" in media_base(plan.content_type) else plan.content_type
-        out.line(2, "content = text.encode()")  # UTF-8
-        out.line(2, f"sent = {out.constant(sent)}")
+        out.line(level, "content = text.encode()")  # UTF-8
+        out.line(level, f"sent = {out.constant(sent)}")
         return
-    out.line(2, f"encoded = encode_body({bp}, b, text, {prefix!r})")
-    out.line(2, "if encoded is None:")
-    out.line(3, "content = sent = None")
-    out.line(2, "else:")
-    out.line(3, "content, sent = encoded.content, encoded.content_type")
+    out.line(level, f"encoded = encode_body({bp}, b, text, {prefix!r})")
+    out.line(level, "if encoded is None:")
+    out.line(level + 1, "content = sent = None")
+    out.line(level, "else:")
+    out.line(level + 1, "content, sent = encoded.content, encoded.content_type")
 
 
-def _request(out: _Source, router: Router, path: str) -> None:
+def _bytes(out: _Source, router: Router, mode: BodyMode, presence: Presence) -> None:
+    """The routed body checked (S6.3) and made bytes (`content`, `sent`), where there is one."""
+    if router.body == "hoisted" and presence == "maybe":
+        out.line(1, "if not b:")  # S12.3: an optional body that was not given is not sent
+        out.line(2, "b = NO_BODY")
+    checked = "body_check" in out.namespace and out.namespace["body_check"] is not None
+    if presence == "never":
+        out.line(1, "content = sent = None")
+        return
+    if presence == "always":
+        if checked:  # S6.3: the original body schema judges the routed body too
+            out.line(1, "if not body_check(b):")
+            out.line(2, "raise Declined")
+        _body(out, router, mode, 1)
+        return
+    out.line(1, "if b is NO_BODY:")
+    out.line(2, "content = sent = None")
+    out.line(1, "else:")
+    if checked:
+        out.line(2, "if not body_check(b):")
+        out.line(3, "raise Declined")
+    _body(out, router, mode, 2)
+
+
+def _request(out: _Source, router: Router, path: str, presence: Presence) -> None:
     """The `Request`: with inbound headers or credentials, `_route.assemble` merges them."""
-    has_body = "b is not NO_BODY"
     out.line(1, f"path = {path}")
     out.line(1, "if inbound or applied is not NOTHING:")
     out.line(
@@ -517,21 +564,36 @@ def _request(out: _Source, router: Router, path: str) -> None:
         f"return assemble({out.constant(router)}, path, [*q], [*e], [*h], [], b, inbound, "
         "None if content is None else Encoded(content, sent), applied)",
     )
+    channels = {route.channel for route in router.by_argument.values()}
     ct = router.content_type
-    if ct is not None:
-        out.line(1, f"if {has_body}:")
-        out.line(2, f'h = (*h, ("content-type", {out.constant(ct)}))')
-    written = out.constant(list(router.key_query_encoded))
-    out.line(1, f"w = [*{written}, *e] if {written} else e")
-    kq = router.key_query
+    own = "tuple(h)" if "header" in channels else "()"
+    if ct is None or presence == "never":
+        headers, content_type = own, "None"
+    else:
+        with_type = f"(*h, {out.constant(('content-type', ct))})"
+        headers, content_type = with_type, out.constant(ct)
+        if presence == "maybe":
+            headers = f"{own} if b is NO_BODY else {with_type}"
+            content_type = f"None if b is NO_BODY else {content_type}"
+    # S1.6: the path key's query first, as written, then the arguments'.
+    kq, written = router.key_query, "&".join(router.key_query_encoded)
+    if "query" in channels:
+        query = f"{out.constant(kq)} + tuple(q)" if kq else "tuple(q)"
+        if written:
+            url = f'path + {out.constant("?" + written)} + ("&" + "&".join(e) if e else "")'
+        else:
+            url = 'path + "?" + "&".join(e) if e else path'
+    else:
+        query = out.constant(kq)
+        url = f"path + {out.constant('?' + written)}" if written else "path"
     values = {
         "method": out.constant(router.method),
         "path": "path",
-        "query": f"{out.constant(kq)} + tuple(q)" if kq else "tuple(q)",
-        "headers": "tuple(h)",
+        "query": query,
+        "headers": headers,
         "body": "b",
-        "content_type": f"{out.constant(ct)} if {has_body} else None",
-        "url": 'path + "?" + "&".join(w) if w else path',
+        "content_type": content_type,
+        "url": url,
         "content": "content",
         "sent_type": "sent",
     }
@@ -550,29 +612,47 @@ def _request(out: _Source, router: Router, path: str) -> None:
 def compile_router(
     router: Router,
     check: Check,
-    body_check: Check | None = None,
-    properties: Mapping[str, Any] | None = None,
-) -> FastRouter | None:
-    """The fast path of flat calls to `router`'s tool, or None where it has none (fixed
-    arguments: S18.4, whose routing the general router owns).
+    body_check: Check | None,
+    properties: Mapping[str, Any] | None,
+    general: Entry,
+) -> Entry | None:
+    """The call entry of `router`'s tool, or None where it has none (fixed arguments: S18.4,
+    whose routing the general router owns).
 
-    The function takes a call's arguments (a dict), the inbound headers and the applied
-    credentials. It returns the `Request` the call engine would build for them when `check` (the
-    flat schema's fast check, `_fastcheck`) proves them valid and `body_check` (the S6.3 check's)
-    proves the routed body valid; otherwise None (or it raises), and the caller takes the
-    general way, which validates, routes and words the errors. `properties` (the flat schema's)
-    only shape the code: a declared scalar type lets a branch write less.
+    The entry takes a call as `Engine.call` does (arguments, inbound headers, credentials). A
+    flat call (a dict with a key that is no channel name: S13.1) that `check` (the flat
+    schema's fast check, `_fastcheck`) proves valid, whose routed body `body_check` (the S6.3
+    check's) proves valid too, and that the lane can route, it turns into the `Request` the
+    general way would build, in this one function. Every other call, and every call the lane
+    declines or anything in it raises for, goes to `general`, which validates, routes and
+    words the errors. Credentials are applied first (S18.2: their error is the gateway's, and
+    raised as such). `properties` (the flat schema's) only shape the code: a declared scalar
+    type lets a branch write less.
     """
     if router.fixed:
         return None
     properties = properties if properties is not None else {}
     mode = _body_mode(router, properties)
     out = _Source()
-    out.namespace["check"] = check
-    out.namespace["body_check"] = body_check
-    out.line(0, "def route(a, inbound, applied):")
+    out.namespace.update(
+        check=check,
+        body_check=body_check,
+        general=general,
+        apply=apply_credentials,
+        channel_names=router.channel_names,
+        security=router.security,
+        tool=router.tool,
+    )
+    out.line(0, "def call(a, inbound=None, credentials=None):")
+    out.line(1, "if a.__class__ is dict and not a.keys() <= channel_names:")
+    out.line(2, "if credentials is None:")
+    out.line(3, "applied = NOTHING")
+    out.line(2, "else:")
+    out.line(3, "applied = apply(security, credentials, tool)")
+    out.line(2, "try:")
+    out.base = 2
     out.line(1, "if not check(a):")
-    out.line(2, "return None")
+    out.line(2, "raise Declined")
     body = "{}" if router.body == "hoisted" else "NO_BODY"
     out.line(1, f"b = {body}")
     if mode:
@@ -588,15 +668,14 @@ def compile_router(
             out.line(1, f"p{i} = None")
     _loop(out, router, properties, mode)
     path = _path(out, router)
-    if router.body == "hoisted" and not router.body_required:
-        out.line(1, "if not b:")  # S12.3: an optional body that was not given is not sent
-        out.line(2, "b = NO_BODY")
-    if body_check is not None:  # S6.3: the original body schema judges the routed body too
-        out.line(1, "if b is not NO_BODY and not body_check(b):")
-        out.line(2, "return None")
-    _body(out, router, mode)
-    _request(out, router, path)
+    presence = _presence(router)
+    _bytes(out, router, mode, presence)
+    _request(out, router, path, presence)
+    out.base = 0
+    out.line(2, "except Exception:")  # a decline, or any doubt: the general way decides
+    out.line(3, "pass")
+    out.line(1, "return general(a, inbound, credentials)")
     code = compile("".join(out.lines), "<toolshape fast router>", "exec")
     exec(code, out.namespace)
-    function: FastRouter = out.namespace["route"]
+    function: Entry = out.namespace["call"]
     return function
