@@ -333,3 +333,97 @@ def test_a_mutated_file_loads_and_serves_totally(seed: int, value: Any, lazy: bo
 
 
 MUTABLE = file_text(example("flat"))
+
+
+def repeating() -> dict[str, Any]:
+    """A plans file whose tools repeat their routes and security schemes (as an API's do)."""
+    operation = {
+        "parameters": [
+            {"name": "id", "in": "path", "required": True, "schema": {"type": "string"}},
+            {"name": "X-Trace", "in": "header", "schema": {"type": "string"}},
+            {"name": "q", "in": "query", "style": "pipeDelimited", "schema": {"type": "array"}},
+        ],
+        "security": [{"key": []}, {"basic": [], "oauth": []}],
+        "responses": {"200": {"description": "ok"}},
+    }
+    document = {
+        "openapi": "3.1.0",
+        "info": {"title": "t", "version": "1"},
+        "paths": {
+            f"/t{i}/{{id}}": {"get": {**operation, "operationId": f"op{i}"}} for i in range(3)
+        },
+        "components": {
+            "securitySchemes": {
+                "key": {"type": "apiKey", "in": "header", "name": "X-Key"},
+                "basic": {"type": "http", "scheme": "basic"},
+                "oauth": {"type": "oauth2", "flows": {}},
+            }
+        },
+    }
+    return dump_plans(plan_document(document, style="flat"))
+
+
+REPEATING = json.dumps(repeating())
+
+
+#: Values a route or scheme field may hold that are valid alone but not everywhere.
+PLAUSIBLE = st.sampled_from(
+    [
+        *("matrix", "form", "label", "simple", "deepObject", "spaceDelimited", "Host", "a b"),
+        *("header", "cookie", "query", "path", "apiKey", "http", "bearer", "authorization", None),
+    ]
+)
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"in": "header", "style": "form"}, "parameters.0.style"),
+        ({"in": "header", "style": "simple", "name": "Host"}, "parameters.0.name"),
+        ({"in": "cookie", "style": "form", "name": "a b"}, "parameters.0.name"),
+    ],
+)
+def test_a_repeated_route_the_full_check_refuses_is_refused(
+    change: dict[str, Any], field: str
+) -> None:
+    """S12.1, S12.2: a route proven once for many tools is still refused where its style or
+    name can't be served, in the last tool that has it as in the first."""
+    data = json.loads(REPEATING)
+    data["tools"][-1]["parameters"][0].update(change)
+    error = outcome(partial(load_plans, json.dumps(data)))
+    assert error == outcome(partial(load_plans, data))
+    assert error[0] == "PlanDataError"
+    assert error[1]["field"] == f"tools.{len(data['tools']) - 1}.{field}"
+
+
+def test_a_repeated_scheme_the_full_check_refuses_is_refused() -> None:
+    """S18.1: an API-key scheme proven once for many tools is still refused, in the last
+    tool that has it, where it would send a header the client owns."""
+    data = json.loads(REPEATING)
+    last = len(data["tools"]) - 1
+    (scheme,) = data["tools"][last]["security"][0]
+    assert (scheme["in"], scheme["parameter"]) == ("header", "x-key")
+    scheme["parameter"] = "Host"
+    error = outcome(partial(load_plans, json.dumps(data)))
+    assert error == outcome(partial(load_plans, data))
+    assert error[1]["field"] == f"tools.{last}.security.0.0.parameter"
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10**9), GARBAGE | PLAUSIBLE, st.sampled_from(["parameters", "security"]))
+def test_repeated_parts_proven_once_refuse_what_the_full_check_refuses(
+    seed: int, value: Any, part: str
+) -> None:
+    """S15.1: a file's routes and security schemes, each distinct one proven once when the
+    file is text, are accepted and refused exactly as the full check of every tool (parsed
+    data) accepts and refuses them, naming the same field."""
+    rng = random.Random(seed)
+    data = json.loads(REPEATING)
+    tool = rng.randrange(len(data["tools"]))
+    data["tools"][tool][part] = mutate(data["tools"][tool][part], rng, value)
+    try:
+        text = json.dumps(data, allow_nan=False)
+    except (TypeError, ValueError):  # `value` itself is not JSON
+        return
+    from_text, from_data = outcome(partial(load_plans, text)), outcome(partial(load_plans, data))
+    assert from_text == from_data

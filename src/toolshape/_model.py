@@ -354,9 +354,23 @@ class Plan:
         return cls._from_data(data, thaw)
 
     @classmethod
-    def _from_data(cls, data: Mapping[str, Unchecked], copy: Callable[[Any], Any]) -> Plan:
+    def _from_data(
+        cls,
+        data: Mapping[str, Unchecked],
+        copy: Callable[[Any], Any],
+        parts: tuple[tuple[ParameterRoute, ...], Security] | None = None,
+    ) -> Plan:
         """The plan of checked plan data, `copy` applied to every container it keeps (a plans
-        file parsed from text is the loader's own, so it keeps it as parsed)."""
+        file parsed from text is the loader's own, so it keeps it as parsed); `parts` are its
+        routes and security alternatives when already built."""
+        if parts is None:
+            parts = (
+                tuple(ParameterRoute.from_dict(p) for p in data["parameters"]),
+                tuple(
+                    tuple(SecurityScheme.from_dict(s) for s in alternative)
+                    for alternative in data["security"]
+                ),
+            )
         return cls(
             name=data["name"],
             operation_id=data["operationId"],
@@ -367,7 +381,7 @@ class Plan:
             location=data["location"],
             diagnostics=tuple(Diagnostic.from_dict(d) for d in data["diagnostics"]),
             body=data["body"],
-            parameters=tuple(ParameterRoute.from_dict(p) for p in data["parameters"]),
+            parameters=parts[0],
             body_properties=tuple(data["bodyProperties"]),
             body_aliases=copy(data["bodyAliases"]),
             base_path=data["basePath"],
@@ -385,10 +399,7 @@ class Plan:
             body_encoding=data["bodyEncoding"],
             encoding=copy(data["encoding"]),
             binary=copy(data["binary"]),
-            security=tuple(
-                tuple(SecurityScheme.from_dict(s) for s in alternative)
-                for alternative in data["security"]
-            ),
+            security=parts[1],
             fixed=tuple(FixedArgument.from_dict(f) for f in data["fixed"]),
         )
 

@@ -10,7 +10,7 @@ uses (S1.4), with every reference local and the nesting bounded.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from toolshape._dialects import dialect_of
@@ -248,6 +248,86 @@ _ENVELOPE = compile_schema(PLAN_SCHEMA)
 _ENVELOPE_FAST = compile_check(PLAN_SCHEMA)
 
 
+def _without_parts(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """`PLAN_SCHEMA` with each route and each security scheme left unchecked (`Parts` proves
+    them), every other field as it is."""
+    properties = dict(schema["properties"])
+    properties["parameters"] = {"type": "array"}
+    properties["security"] = {**properties["security"], "items": {"type": "array"}}
+    return {**schema, "properties": properties}
+
+
+def _part(schema: Mapping[str, Any], name: str) -> dict[str, Any]:
+    """One of `PLAN_SCHEMA`'s `$defs`, as a schema of its own."""
+    return {"$schema": schema["$schema"], **schema["$defs"][name]}
+
+
+_TOOL_FAST = compile_check(_without_parts(PLAN_SCHEMA))
+_ROUTE_FAST = compile_check(_part(PLAN_SCHEMA, "parameter"))
+_SCHEME_FAST = compile_check(_part(PLAN_SCHEMA, "scheme"))
+
+
+class Parts:
+    """The routes and security schemes of many plans' data (a plans file's: an API's tools
+    repeat theirs), each distinct one proven valid and built once.
+
+    Only for data parsed from JSON text, where equal `repr`s mean equal data.
+    """
+
+    def __init__(self, route: Callable[[Any], Any], scheme: Callable[[Any], Any]) -> None:
+        self._build_route = route
+        self._build_scheme = scheme
+        self._routes: dict[str, Any] = {}
+        self._schemes: dict[str, Any] = {}
+
+    def proven(self, data: Any) -> tuple[tuple[Any, ...], tuple[tuple[Any, ...], ...]] | None:
+        """The built routes and security alternatives of plan data the fast paths prove as
+        `check_envelope` would accept it, or None: `check_envelope` then decides (and words
+        what it refuses). Never raises."""
+        try:
+            if _TOOL_FAST is None or not _TOOL_FAST(data) or data["fixed"]:
+                return None  # fixed arguments: rare, `check_envelope` checks them
+            routes = tuple(self._route(route) for route in data["parameters"])
+            security = tuple(
+                tuple(self._scheme(scheme) for scheme in alternative)
+                for alternative in data["security"]
+            )
+        except Exception:  # not proven: a part the fast path refused, or any doubt
+            return None
+        return routes, security
+
+    def _route(self, route: Any) -> Any:
+        key = repr(route)
+        built = self._routes.get(key)
+        if built is None:
+            channel = route["in"]
+            if (
+                _ROUTE_FAST is None
+                or not _ROUTE_FAST(route)
+                or route["style"] not in STYLES[channel]
+                or _http_name_problem(channel, route["name"]) is not None
+            ):
+                raise ValueError(key)
+            built = self._routes[key] = self._build_route(route)
+        return built
+
+    def _scheme(self, scheme: Any) -> Any:
+        key = repr(scheme)
+        built = self._schemes.get(key)
+        if built is None:
+            if (
+                _SCHEME_FAST is None
+                or not _SCHEME_FAST(scheme)
+                or (
+                    scheme["in"] is not None
+                    and _http_name_problem(scheme["in"], scheme["parameter"]) is not None
+                )
+            ):
+                raise ValueError(key)
+            built = self._schemes[key] = self._build_scheme(scheme)
+        return built
+
+
 def envelope_problem(fast: Check | None, validator: Any, data: Any) -> tuple[str, str] | None:
     """The first field of `data` its schema rejects and why, or None: the compiled fast path
     proves most data valid in microseconds; jsonschema decides the rest and words the error."""
@@ -324,11 +404,18 @@ def check_envelope(data: Any) -> None:
 
 
 def _check_http_name(channel: str, name: str, field: str) -> None:
+    problem = _http_name_problem(channel, name)
+    if problem is not None:
+        raise _refuse(field, problem)
+
+
+def _http_name_problem(channel: str, name: str) -> str | None:
     """S12.2: a header or cookie name is an HTTP token, and no header the client owns."""
     if channel in ("header", "cookie") and not HTTP_TOKEN.match(name):
-        raise _refuse(field, f"{name!r} is not an HTTP token")
+        return f"{name!r} is not an HTTP token"
     if channel == "header" and name.lower() in CLIENT_HEADERS:
-        raise _refuse(field, f"{name!r} is a header the client owns")
+        return f"{name!r} is a header the client owns"
+    return None
 
 
 def rules_of(schema: Any) -> Mapping[str, Any]:

@@ -23,18 +23,19 @@ from typing import Any
 from toolshape._errors import PlanDataError, PlanError, ToolshapeError
 from toolshape._fastcheck import compile_check
 from toolshape._json import JsonObject, Unchecked, thaw
-from toolshape._model import Plan, PlanResult
+from toolshape._model import ParameterRoute, Plan, PlanResult
 from toolshape._options import Options
 from toolshape._plan_format import (
     PLAN_FORMAT,
     PLAN_SCHEMA,
     SCHEMA_FIELDS,
+    Parts,
     check_envelope,
     check_schema_data,
     envelope_problem,
     rules_of,
 )
-from toolshape._types import Diagnostic
+from toolshape._types import Diagnostic, SecurityScheme
 from toolshape._validate import compile_schema
 from toolshape._version import __version__
 
@@ -199,7 +200,13 @@ def load_plans(
             where (`tools.3.parameters.0.in`). With `lazy`, a tool's schema problem is raised
             by that tool's first `call` or `result` instead.
     """
-    file = _parsed(data) if isinstance(data, (str, bytes, bytearray)) else thaw(data)
+    parts: Parts | None = None
+    if isinstance(data, (str, bytes, bytearray)):
+        file = _parsed(data)
+        # Parsed from text: an API's repeated routes and schemes are proven and built once.
+        parts = Parts(ParameterRoute.from_dict, SecurityScheme.from_dict)
+    else:
+        file = thaw(data)
     _check_file(file)
     try:
         options = Options.from_dict(file["settings"]["options"])
@@ -210,15 +217,17 @@ def load_plans(
     names: set[str] = set()
     for index, item in enumerate(file["tools"]):
         where = f"tools.{index}"
-        try:
-            check_envelope(item)
-        except PlanDataError as error:
-            raise _at(where, error) from None
+        proven = parts.proven(item) if parts is not None else None
+        if proven is None:
+            try:
+                check_envelope(item)
+            except PlanDataError as error:
+                raise _at(where, error) from None
         if item["name"] in names:
             raise _refuse(f"{where}.name", f"repeats the tool name {item['name']!r}")
         names.add(item["name"])
         pending = checks.splice(item, where)
-        plan = Plan._from_data(item, _kept)
+        plan = Plan._from_data(item, _kept, proven)
         if lazy:
             object.__setattr__(plan, "_pending", pending)
         else:
