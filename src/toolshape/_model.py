@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal, Protocol
+from typing import Any, ClassVar, Literal, Protocol, cast
 
 from toolshape._errors import PlanError, ToolshapeError
 from toolshape._json import Json, JsonObject, Unchecked, thaw
@@ -29,6 +29,7 @@ from toolshape._types import (
     Security,
     SecurityScheme,
     Style,
+    unfrozen,
 )
 
 
@@ -371,7 +372,8 @@ class Plan:
                     for alternative in data["security"]
                 ),
             )
-        return cls(
+        return _frozen(
+            cls,
             name=data["name"],
             operation_id=data["operationId"],
             method=data["method"],
@@ -423,6 +425,21 @@ class Plan:
     def __reduce__(self) -> tuple[object, ...]:
         # Pickles as its plain data; the compiled engine is rebuilt on use.
         return (Plan.from_dict, (self.to_dict(),))
+
+
+_UNFROZEN_PLAN = unfrozen(Plan)
+
+
+def _frozen(cls: type[Plan], **fields: Any) -> Plan:
+    """`cls(**fields)`, a `Plan` built through its slots (`unfrozen`): loading many plans."""
+    if cls is not Plan or _UNFROZEN_PLAN is None:
+        return cls(**fields)
+    plan = _UNFROZEN_PLAN()
+    for name, value in fields.items():
+        setattr(plan, name, value)
+    plan._text = plan._engine = plan._pending = None
+    plan.__class__ = Plan
+    return cast(Plan, plan)
 
 
 @dataclass(frozen=True, slots=True)

@@ -267,18 +267,25 @@ _ROUTE_FAST = compile_check(_part(PLAN_SCHEMA, "parameter"))
 _SCHEME_FAST = compile_check(_part(PLAN_SCHEMA, "scheme"))
 
 
+def _key(part: Any) -> Any:
+    """A route's or a scheme's identity (`Parts`): its items and their types."""
+    return tuple(part.items()), tuple(map(type, part.values()))
+
+
 class Parts:
     """The routes and security schemes of many plans' data (a plans file's: an API's tools
     repeat theirs), each distinct one proven valid and built once.
 
-    Only for data parsed from JSON text, where equal `repr`s mean equal data.
+    Only for data parsed from JSON text: a route's or a scheme's fields are then scalars,
+    and two with equal items of the same types are the same data (`True` is `1` to `==`,
+    not to `type`). A field that is no scalar can't be a key: `check_envelope` decides.
     """
 
     def __init__(self, route: Callable[[Any], Any], scheme: Callable[[Any], Any]) -> None:
         self._build_route = route
         self._build_scheme = scheme
-        self._routes: dict[str, Any] = {}
-        self._schemes: dict[str, Any] = {}
+        self._routes: dict[Any, Any] = {}
+        self._schemes: dict[Any, Any] = {}
 
     def proven(self, data: Any) -> tuple[tuple[Any, ...], tuple[tuple[Any, ...], ...]] | None:
         """The built routes and security alternatives of plan data the fast paths prove as
@@ -297,7 +304,7 @@ class Parts:
         return routes, security
 
     def _route(self, route: Any) -> Any:
-        key = repr(route)
+        key = _key(route)
         built = self._routes.get(key)
         if built is None:
             channel = route["in"]
@@ -307,12 +314,12 @@ class Parts:
                 or route["style"] not in STYLES[channel]
                 or _http_name_problem(channel, route["name"]) is not None
             ):
-                raise ValueError(key)
+                raise ValueError("route")
             built = self._routes[key] = self._build_route(route)
         return built
 
     def _scheme(self, scheme: Any) -> Any:
-        key = repr(scheme)
+        key = _key(scheme)
         built = self._schemes.get(key)
         if built is None:
             if (
@@ -323,7 +330,7 @@ class Parts:
                     and _http_name_problem(scheme["in"], scheme["parameter"]) is not None
                 )
             ):
-                raise ValueError(key)
+                raise ValueError("scheme")
             built = self._schemes[key] = self._build_scheme(scheme)
         return built
 

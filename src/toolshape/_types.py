@@ -271,6 +271,25 @@ Inbound: TypeAlias = Mapping[str, str] | Iterable[tuple[str, str]] | None
 """The inbound headers a caller passes to `Plan.call`: a mapping or `(name, value)` pairs."""
 
 
+def unfrozen(cls: type) -> type | None:
+    """A class with the slots of the frozen dataclass `cls`, not frozen: an instance is built as
+    one of these, every slot set by plain assignment, then given its class — the same object
+    `cls`'s constructor builds (which sets each field through `object.__setattr__`, several
+    times slower). None where the interpreter refuses the class assignment."""
+    names: tuple[str, ...] = getattr(cls, "__slots__", ())
+    twin = type(f"_Unfrozen{cls.__name__}", (), {"__slots__": names})
+    try:
+        probe = twin()
+        for name in names:
+            setattr(probe, name, name)
+        probe.__class__ = cls
+        if all(getattr(probe, name) == name for name in names):
+            return twin
+    except TypeError:  # pragma: no cover - another implementation
+        pass
+    return None  # pragma: no cover
+
+
 @dataclass(frozen=True, slots=True)
 class Request:
     """The HTTP request a call routes to (S12.4): plain data any HTTP client can send."""
