@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
+from toolshape._json import is_map
 from toolshape._pointers import def_name, references, subschemas
 from toolshape._types import Channel, Schema
 
@@ -126,10 +127,10 @@ def _local(schema: Schema) -> tuple[list[str], list[str]]:
     stack = [schema]
     while stack:
         node = stack.pop()
-        if not isinstance(node, Mapping):
+        if not is_map(node):
             continue
         properties = node.get("properties")
-        if isinstance(properties, Mapping):
+        if is_map(properties):
             for key in properties:
                 if not PORTABLE_KEY.fullmatch(str(key)):
                     names[str(key)] = None

@@ -6,7 +6,7 @@ import json
 from collections.abc import Mapping
 
 from toolshape._dialects import DIALECTS, DRAFT2020_12
-from toolshape._json import Unchecked, equal
+from toolshape._json import Unchecked, equal, is_map
 from toolshape._keywords import BRANCH_KEYWORDS, is_annotation
 from toolshape._pointers import follow
 from toolshape._types import Schema, Wrapped
@@ -76,8 +76,8 @@ def merge_allof(
     for index, raw in enumerate(branches):
         branch = resolve_local(raw, defs)
         where = f"the `body` schema's root `allOf` branch {index}"
-        if not isinstance(branch, Mapping) or branch.get("type") != "object":
-            if not isinstance(branch, Mapping):
+        if not is_map(branch) or branch.get("type") != "object":
+            if not is_map(branch):
                 shown = f"the boolean schema `{json.dumps(branch)}`"
             elif "$ref" in branch:
                 shown = "a `$ref` with other keywords beside it"
@@ -99,7 +99,7 @@ def merge_allof(
                     key,
                 )
         props = branch.get("properties", {})
-        if not isinstance(props, Mapping):
+        if not is_map(props):
             return Wrapped(
                 f"{where} has `properties` that is not an object, so it has no properties to "
                 f"merge. {_HOW}",

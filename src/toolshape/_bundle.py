@@ -26,7 +26,7 @@ from toolshape._aliases import PORTABLE_KEY
 from toolshape._convert import convert_30, repair_31
 from toolshape._dialects import DRAFT2020_12, dialect_of
 from toolshape._errors import PlanErrorKind
-from toolshape._json import Unchecked
+from toolshape._json import Unchecked, is_map
 from toolshape._limits import EXPANSION, EXPANSION_FLOOR, MAX_DATA_DEPTH, MAX_DEPTH
 from toolshape._metaschema import RULES, UNPLANNED_DIALECTS, WANTS, Rule
 from toolshape._pointers import (
@@ -138,7 +138,7 @@ def kind_of(value: object) -> str:
         return "string"
     if isinstance(value, list):
         return "list"
-    if isinstance(value, Mapping):
+    if is_map(value):
         return "mapping"
     return type(value).__name__
 
@@ -203,8 +203,8 @@ class Bundler:
         """A `readOnly: true` or `writeOnly: true` was met (S16.6)."""
         self._patterns: dict[str, str] = {}
         components = document.get("components")
-        schemas = components.get("schemas") if isinstance(components, Mapping) else None
-        self._components = schemas if isinstance(schemas, Mapping) else {}
+        schemas = components.get("schemas") if is_map(components) else None
+        self._components = schemas if is_map(schemas) else {}
         self._taken.update(k for k in self._components if isinstance(k, str))
 
     # -- references --------------------------------------------------------------------------
@@ -253,9 +253,9 @@ class Bundler:
         node: Unchecked = self.document
         for raw in pointer.split("/")[1:]:
             segment = unescape(raw)
-            if isinstance(node, Mapping) and segment not in node:
+            if is_map(node) and segment not in node:
                 node = self.follow(node, pointer)
-            if isinstance(node, Mapping) and segment in node:
+            if is_map(node) and segment in node:
                 node = node[segment]
             elif isinstance(node, list) and segment.isdigit() and int(segment) < len(node):
                 node = node[int(segment)]
@@ -273,11 +273,7 @@ class Bundler:
     ) -> tuple[Unchecked, list[str]]:
         """`(target, pointers)`: what a chain of `$ref`s ends at, and the pointers it took."""
         taken: list[str] = []
-        while (
-            isinstance(node, Mapping)
-            and isinstance(node.get("$ref"), str)
-            and not (bare and len(node) > 1)
-        ):
+        while is_map(node) and isinstance(node.get("$ref"), str) and not (bare and len(node) > 1):
             ref = node["$ref"]
             target = self.pointer_of(ref)
             if target in taken or target == pointer:
@@ -323,7 +319,7 @@ class Bundler:
         dialect = self.dialect
         node: Unchecked = self.document
         for raw in pointer.split("/")[1:]:
-            if not isinstance(node, Mapping):
+            if not is_map(node):
                 break
             declared = node.get("$schema")
             if isinstance(declared, str):
@@ -432,7 +428,7 @@ class Bundler:
     ) -> Schema:
         if node is True or node is False:
             return node  # S1.4: true / false are schemas, copied unchanged.
-        if node.__class__ is not dict and not isinstance(node, Mapping):
+        if node.__class__ is not dict and not is_map(node):
             fail(
                 "schema",
                 f"expected a schema at `{render(pointer)}`, found a {kind_of(node)}",
@@ -477,7 +473,7 @@ class Bundler:
                     out[key] = self._annotation(value, (pointer, key), refs, 0)
             elif kind is _ONE or (kind is _ITEMS and not isinstance(value, list)):
                 out[key] = self._schema(value, (pointer, key), refs, dialect, deeper, memo)
-            elif kind is _MAP and isinstance(value, Mapping):
+            elif kind is _MAP and is_map(value):
                 if key == "patternProperties":
                     self._note_patterns(value)
                 elif key == "properties" and not self.odd_names_seen:
@@ -504,14 +500,14 @@ class Bundler:
                 out[key] = value
                 if isinstance(value, str):
                     self._note_patterns((value,))
-            elif kind is _DEPENDENCIES and isinstance(value, Mapping):
+            elif kind is _DEPENDENCIES and is_map(value):
                 out[key] = {
                     k: v
                     if isinstance(v, list)
                     else self._schema(v, ((pointer, key), k), refs, dialect, deeper, memo)
                     for k, v in value.items()
                 }
-            elif kind is _DISCRIMINATOR and isinstance(value, Mapping):
+            elif kind is _DISCRIMINATOR and is_map(value):
                 out[key] = self._discriminator(value, pointer, refs)
             elif kind is _RECURSIVE_REF and value != "#" and isinstance(value, str):
                 fail(
@@ -599,7 +595,7 @@ class Bundler:
     ) -> dict[str, Unchecked]:
         """S4.4: mapping values (references, or bare schema names) point into `$defs`."""
         mapping = value.get("mapping")
-        if not isinstance(mapping, Mapping):
+        if not is_map(mapping):
             return dict(value)
         out: dict[str, Unchecked] = {}
         for key, target in mapping.items():
@@ -632,7 +628,7 @@ class Bundler:
         """A copy of an annotation's value whose `$ref`s point into `$defs` (S4.4)."""
         if depth > MAX_DATA_DEPTH:
             self._data(value, pointer)
-        if isinstance(value, Mapping):
+        if is_map(value):
             return {
                 k: self._ref(v, refs)
                 if k == "$ref" and isinstance(v, str)
@@ -661,7 +657,7 @@ class Bundler:
                 self._shared = True
                 continue
             seen.add(id(node))
-            children = node.values() if isinstance(node, Mapping) else node
+            children = node.values() if is_map(node) else node
             stack.extend((c, depth + 1) for c in children if isinstance(c, (Mapping, list)))
 
 

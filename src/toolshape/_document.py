@@ -28,7 +28,7 @@ from toolshape._http import (
     METHODS,
     STYLES,
 )
-from toolshape._json import Unchecked
+from toolshape._json import Unchecked, is_map
 from toolshape._pointers import escape, subschemas
 from toolshape._swagger import Converted, convert_swagger, is_swagger2
 from toolshape._types import (
@@ -83,7 +83,7 @@ class DocumentReader:
     """Reads the operations of one document (S1)."""
 
     def __init__(self, document: object, source: str, *, outputs: bool = True) -> None:
-        if not isinstance(document, Mapping):
+        if not is_map(document):
             raise DocumentError(
                 "document",
                 f"the document is a {kind_of(document)}, not a mapping; "
@@ -151,7 +151,7 @@ class DocumentReader:
         paths = self.document.get("paths")
         if paths is None:
             return
-        if not isinstance(paths, Mapping):
+        if not is_map(paths):
             raise DocumentError(
                 "document",
                 f"the document's `paths` is a {kind_of(paths)}, not a mapping",
@@ -173,12 +173,12 @@ class DocumentReader:
                 item = self.bundler.follow(item, pointer)
             except Problem as error:
                 problem = problem or error
-            if problem is None and not isinstance(item, Mapping):
+            if problem is None and not is_map(item):
                 problem = Problem(
                     "document", f"the path item `{path}` is a {kind_of(item)}, not a mapping"
                 )
             if problem is not None:
-                methods = [m for m in METHODS if isinstance(item, Mapping) and m in item]
+                methods = [m for m in METHODS if is_map(item) and m in item]
                 for method in methods or [""]:
                     yield RawOperation(
                         path,
@@ -208,7 +208,7 @@ class DocumentReader:
             raise raw.problem
         if self.converted is not None and raw.pointer in self.converted.problems:
             raise self.converted.problems[raw.pointer]  # S20.3: what 3.0 can't express
-        if not isinstance(raw.node, Mapping):
+        if not is_map(raw.node):
             fail("document", f"the operation is a {kind_of(raw.node)}, not a mapping")
         refs: list[str] = []
         params = self._parameters(raw, refs)
@@ -248,12 +248,12 @@ class DocumentReader:
     def security_scheme_names(self) -> tuple[str, ...]:
         """Every scheme name `components.securitySchemes` defines, in document order."""
         components = self.document.get("components")
-        schemes = components.get("securitySchemes") if isinstance(components, Mapping) else None
-        return tuple(str(name) for name in schemes) if isinstance(schemes, Mapping) else ()
+        schemes = components.get("securitySchemes") if is_map(components) else None
+        return tuple(str(name) for name in schemes) if is_map(schemes) else ()
 
     def _security(self, raw: RawOperation) -> Security:
         """S18.1: the operation's `security`, else the document's; `[]` (or none) is none."""
-        if isinstance(raw.node, Mapping) and "security" in raw.node:
+        if is_map(raw.node) and "security" in raw.node:
             return self._requirements(raw.node["security"], raw.pointer + "/security")
         found = self._document_security
         if found is None:
@@ -271,7 +271,7 @@ class DocumentReader:
             fail("document", f"the `security` at `{pointer}` is a {kind_of(given)}, not a list")
         alternatives = []
         for index, requirement in enumerate(given):
-            if not isinstance(requirement, Mapping):
+            if not is_map(requirement):
                 fail(
                     "document",
                     f"the security requirement at `{pointer}/{index}` is a "
@@ -298,8 +298,8 @@ class DocumentReader:
 
     def _read_scheme(self, name: str, pointer: str) -> SecurityScheme:
         components = self.document.get("components")
-        schemes = components.get("securitySchemes") if isinstance(components, Mapping) else None
-        if not isinstance(schemes, Mapping) or name not in schemes:
+        schemes = components.get("securitySchemes") if is_map(components) else None
+        if not is_map(schemes) or name not in schemes:
             fail(
                 "document",
                 f"the security requirement at `{pointer}` names the scheme `{name}`, which "
@@ -308,8 +308,8 @@ class DocumentReader:
             )
         at = f"/components/securitySchemes/{escape(name)}"
         node = self.bundler.follow(schemes[name], at)
-        kind = node.get("type") if isinstance(node, Mapping) else None
-        if not isinstance(node, Mapping) or kind not in (
+        kind = node.get("type") if is_map(node) else None
+        if not is_map(node) or kind not in (
             "apiKey",
             "http",
             "oauth2",
@@ -372,7 +372,7 @@ class DocumentReader:
         """S16.3: the first JSON success response's schema, read and bundled like an input
         schema, in its response view (S16.6); or why it could not be read."""
         responses = raw.node.get("responses")
-        if not isinstance(responses, Mapping):
+        if not is_map(responses):
             return None, None
         codes = sorted(str(k) for k in responses if re.fullmatch(r"2\d\d", str(k)))
         codes += [str(k) for k in responses if str(k).upper() == "2XX"]
@@ -381,14 +381,14 @@ class DocumentReader:
             pointer = f"{raw.pointer}/responses/{escape(code)}"
             try:
                 response = self.bundler.follow(responses[key], pointer)
-                content = response.get("content") if isinstance(response, Mapping) else None
-                if not isinstance(content, Mapping):
+                content = response.get("content") if is_map(response) else None
+                if not is_map(content):
                     continue
                 for media_type, media in content.items():
                     if not (
                         isinstance(media_type, str)
                         and JSON_MEDIA.match(media_type)
-                        and isinstance(media, Mapping)
+                        and is_map(media)
                         and "schema" in media
                     ):
                         continue
@@ -461,9 +461,9 @@ class DocumentReader:
 
     def _parameter(self, entry: Unchecked, pointer: str, refs: list[str]) -> Parameter | None:
         node = self.bundler.follow(entry, pointer)
-        if isinstance(entry, Mapping) and isinstance(entry.get("$ref"), str):
+        if is_map(entry) and isinstance(entry.get("$ref"), str):
             pointer = self.bundler.pointer_of(entry["$ref"])
-        if not isinstance(node, Mapping):
+        if not is_map(node):
             fail("parameter", f"the parameter at `{pointer}` is a {kind_of(node)}, not a mapping")
         name, where = node.get("name"), node.get("in")
         if not isinstance(name, str) or not name:
@@ -502,7 +502,7 @@ class DocumentReader:
             schema = self._parameter_schema(node["schema"], pointer + "/schema", refs)
         elif isinstance(node.get("content"), Mapping) and node["content"]:
             content_type, media = next(iter(node["content"].items()))
-            media_schema = media.get("schema", {}) if isinstance(media, Mapping) else {}
+            media_schema = media.get("schema", {}) if is_map(media) else {}
             schema = self._parameter_schema(
                 media_schema, f"{pointer}/content/{escape(str(content_type))}/schema", refs
             )
@@ -552,7 +552,7 @@ class DocumentReader:
 
     def _declared_dialect(self, schema: Schema) -> str:
         """S1.7: a schema's own `$schema`, else the document's dialect."""
-        declared = schema.get("$schema") if isinstance(schema, Mapping) else None
+        declared = schema.get("$schema") if is_map(schema) else None
         if isinstance(declared, str):
             known = dialect_of(declared)
             return known.uri if known else DRAFT2020_12
@@ -564,12 +564,12 @@ class DocumentReader:
             return ()
         pointer = raw.pointer + "/requestBody"
         node = self.bundler.follow(entry, pointer)
-        if isinstance(entry, Mapping) and isinstance(entry.get("$ref"), str):
+        if is_map(entry) and isinstance(entry.get("$ref"), str):
             pointer = self.bundler.pointer_of(entry["$ref"])
-        if not isinstance(node, Mapping):
+        if not is_map(node):
             fail("document", f"the request body at `{pointer}` is a {kind_of(node)}, not a mapping")
         content = node.get("content")
-        if not isinstance(content, Mapping):
+        if not is_map(content):
             fail("document", f"the request body at `{pointer}` has no `content` mapping")
         bodies = []
         for content_type, media in content.items():
@@ -581,7 +581,7 @@ class DocumentReader:
                     "not a media type (`type/subtype`), so it can't be a tool's content type",
                     "S8.2",
                 )
-            if not isinstance(media, Mapping):
+            if not is_map(media):
                 fail("document", f"the media type at `{media_pointer}` is not a mapping")
             schema: Schema | None = None
             dialect = self.default_dialect
@@ -604,7 +604,7 @@ class DocumentReader:
         entry (`headers`) are not used and refused rather than ignored."""
         if given is None:
             return {}
-        if not isinstance(given, Mapping):
+        if not is_map(given):
             fail(
                 "document",
                 f"the `encoding` at `{pointer}` is a {kind_of(given)}, not a mapping",
@@ -613,7 +613,7 @@ class DocumentReader:
         out: dict[str, dict[str, Unchecked]] = {}
         for name, entry in given.items():
             where = f"{pointer}/encoding/{escape(str(name))}"
-            if not isinstance(entry, Mapping):
+            if not is_map(entry):
                 fail("document", f"the encoding entry at `{where}` is not a mapping", "S17.3")
             for key, value in entry.items():
                 want = ENCODING_KEYS.get(key)
@@ -651,11 +651,11 @@ class DocumentReader:
         ]
         while stack:
             node = stack.pop()
-            if not isinstance(node, Mapping):
+            if not is_map(node):
                 continue
             patterns = [node.get("pattern")]
             keyed = node.get("patternProperties")
-            if isinstance(keyed, Mapping):
+            if is_map(keyed):
                 patterns.extend(keyed)
             for pattern in patterns:
                 if isinstance(pattern, str):

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 
 from toolshape._allof import merge_allof
 from toolshape._dialects import DIALECTS, DRAFT2020_12
-from toolshape._json import Unchecked
+from toolshape._json import Unchecked, is_map
 from toolshape._keywords import (
     CONDITIONAL_KEYWORDS,
     DYNAMIC_REF_KEYWORDS,
@@ -55,7 +55,7 @@ def hoist_body(
             "S5.11",
             "schema",
         )
-    if not isinstance(schema, Mapping):
+    if not is_map(schema):
         return Wrapped(
             f"the `body` schema is not an object schema (it is the boolean schema "
             f"`{json.dumps(schema)}`, with no `type`), so it has no properties to hoist. {_DECLARE}",
@@ -110,7 +110,7 @@ def hoist_body(
             "type",
         )
     properties = schema.get("properties")
-    if not isinstance(properties, Mapping):
+    if not is_map(properties):
         what = (
             "has no `properties`"
             if properties is None
@@ -172,7 +172,7 @@ def hoist_body(
         else (),
         additional_properties=schema.get("additionalProperties"),
         dependent_required=(
-            {k: tuple(v) for k, v in dependent.items()} if isinstance(dependent, Mapping) else None
+            {k: tuple(v) for k, v in dependent.items()} if is_map(dependent) else None
         ),
         composed=composed,
         widened=widened,
@@ -264,7 +264,7 @@ def _strict_roots(
 
 def _outside_names(dependent: Unchecked, properties: Mapping[str, Unchecked]) -> str | None:
     """The first name `dependentRequired` mentions that is not a body property (S6.2)."""
-    if not isinstance(dependent, Mapping):
+    if not is_map(dependent):
         return "(not an object)"
     for key, names in dependent.items():
         if key not in properties:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeAlias, TypeVar
 
+from typing_extensions import TypeIs
+
 Json: TypeAlias = "dict[str, Json] | list[Json] | str | int | float | bool | None"
 """A JSON value as `json.loads` returns it: what the library produces (plan data, requests,
 errors as data, MCP answers) is typed with it."""
@@ -33,6 +35,18 @@ def _empty(value: Any) -> Any:
     if kind is list or (kind not in _SCALARS and isinstance(value, list)):
         return []
     return None
+
+
+def is_map(value: object) -> TypeIs[Mapping[Any, Any]]:
+    """`isinstance(value, Mapping)`, answered without the ABC machinery for the types JSON
+    parses to (the common case of every walk over a document: an ABC check costs several
+    times a plain one)."""
+    kind = value.__class__
+    if kind is dict:
+        return True
+    if kind in _SCALARS or kind is list:
+        return False
+    return isinstance(value, Mapping)
 
 
 T = TypeVar("T")

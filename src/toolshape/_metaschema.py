@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from toolshape._dialects import DRAFT6, DRAFT7, DRAFT2019_09, DRAFT2020_12, OPENAPI30
+from toolshape._json import is_map
 
 Rule = Callable[[Any], bool]
 
@@ -51,7 +52,7 @@ def _array(value: Any) -> bool:
 
 
 def _object(value: Any) -> bool:
-    return isinstance(value, Mapping)
+    return is_map(value)
 
 
 def _schema(value: Any) -> bool:
@@ -64,7 +65,7 @@ def _schema_array(value: Any) -> bool:
 
 
 def _schema_map(value: Any) -> bool:
-    return isinstance(value, Mapping)
+    return is_map(value)
 
 
 def _unique_strings(value: Any) -> bool:
@@ -87,13 +88,11 @@ def _type(value: Any) -> bool:
 
 
 def _dependent_required(value: Any) -> bool:
-    return isinstance(value, Mapping) and all(_unique_strings(v) for v in value.values())
+    return is_map(value) and all(_unique_strings(v) for v in value.values())
 
 
 def _dependencies(value: Any) -> bool:
-    return isinstance(value, Mapping) and all(
-        _schema(v) or _unique_strings(v) for v in value.values()
-    )
+    return is_map(value) and all(_schema(v) or _unique_strings(v) for v in value.values())
 
 
 def _items_draft7(value: Any) -> bool:
@@ -113,7 +112,7 @@ def _anchor_2019(value: Any) -> bool:
 
 
 def _vocabulary(value: Any) -> bool:
-    return isinstance(value, Mapping) and all(isinstance(v, bool) for v in value.values())
+    return is_map(value) and all(isinstance(v, bool) for v in value.values())
 
 
 #: What each rule asks for, in the words of the error message.

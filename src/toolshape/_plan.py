@@ -29,7 +29,7 @@ from toolshape._document import DocumentReader, RawOperation
 from toolshape._errors import PlanError, PlanErrorKind
 from toolshape._hoist import hoist_body
 from toolshape._http import is_binary_media
-from toolshape._json import Unchecked
+from toolshape._json import Unchecked, is_map
 from toolshape._model import FixedArgument, ParameterRoute, Plan
 from toolshape._names import derive_name, tool_name
 from toolshape._options import Options
@@ -164,12 +164,12 @@ def _tool_setting(raw: RawOperation, key: str, tools: ToolSettings) -> object:
     `x-zuplo-mcp-tool`; `_UNSET` when none is given (a `null` is a setting, S2.3)."""
     if key in tools.styles:
         return tools.styles[key]
-    node = raw.node if isinstance(raw.node, Mapping) else {}
+    node = raw.node if is_map(raw.node) else {}
     route = node.get("x-zuplo-route")
-    mcp = route.get("mcp") if isinstance(route, Mapping) else None
+    mcp = route.get("mcp") if is_map(route) else None
     tool = node.get("x-zuplo-mcp-tool")
     for holder in (mcp, tool):
-        if isinstance(holder, Mapping) and "toolInputStyle" in holder:
+        if is_map(holder) and "toolInputStyle" in holder:
             setting: object = holder["toolInputStyle"]
             return setting
     return _UNSET
@@ -303,9 +303,9 @@ def _invalid_defaults(nested: Mapping[str, Unchecked], place: Place) -> list[Dia
     notes = []
     root = {k: nested[k] for k in ("$schema", "$defs") if k in nested}
     for channel, schema in nested["properties"].items():
-        properties = schema.get("properties") if isinstance(schema, Mapping) else None
+        properties = schema.get("properties") if is_map(schema) else None
         for name, prop in (properties or {}).items():
-            if not isinstance(prop, Mapping) or "default" not in prop:
+            if not is_map(prop) or "default" not in prop:
                 continue
             if check(compile_schema({**root, "allOf": [prop]}), prop["default"]):
                 notes.append(
@@ -463,7 +463,7 @@ def _fix_body(hoisted: Hoisted, names: frozenset[str]) -> Hoisted:
 
 def _with_defs(schema: Schema, defs: Mapping[str, Schema], declare: str | None) -> Schema:
     """The original body schema, made self-contained for the S6.3 second check."""
-    if not isinstance(schema, Mapping):
+    if not is_map(schema):
         return schema
     out: dict[str, Unchecked] = {"$schema": declare} if declare else {}
     out.update(schema)
@@ -801,7 +801,7 @@ def _fixed_body(
         found = [name for name in hoisted.properties if name in names]
         return (_fix_body(hoisted, frozenset(found)), found) if found else None
     schema = follow(body.schema, defs).schema
-    properties = schema.get("properties") if isinstance(schema, Mapping) else None
+    properties = schema.get("properties") if is_map(schema) else None
     clash = sorted(names & set(properties or {}))
     if not clash or not isinstance(hoisted, Wrapped):
         return None
@@ -820,7 +820,7 @@ def _fixed_body(
 def operation_key(raw: RawOperation) -> tuple[str, str]:
     """`(key, label)`: the operationId (or derived name) that keys the caller's mappings, and
     how messages name the operation (S8.1)."""
-    operation_id = raw.node.get("operationId") if isinstance(raw.node, Mapping) else None
+    operation_id = raw.node.get("operationId") if is_map(raw.node) else None
     if isinstance(operation_id, str):
         return operation_id, operation_id
     return derive_name(raw.method or "any", raw.path), f"{raw.method.upper()} {raw.path}"

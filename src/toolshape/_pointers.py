@@ -12,6 +12,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from toolshape._json import is_map
+
 DEFS = "#/$defs/"
 """The prefix of every reference in an advertised schema (S4.4)."""
 
@@ -129,7 +131,7 @@ def follow(schema: Any, defs: Mapping[str, Any]) -> Followed:
     cycle (then `cycle` is true and `schema` is the last schema before it closes).
     """
     names: list[str] = []
-    while isinstance(schema, Mapping) and len(schema) == 1:
+    while is_map(schema) and len(schema) == 1:
         name = def_name(schema.get("$ref"))
         if name is None or name not in defs:
             break
@@ -145,13 +147,13 @@ def subschemas(schema: Any) -> Iterator[Any]:
 
     Malformed values (a `properties` that is a list) are skipped, not walked.
     """
-    if not isinstance(schema, Mapping):
+    if not is_map(schema):
         return
     for key, value in schema.items():
         if isinstance(value, list):
             if key in _SCHEMA_LIST:
                 yield from value
-        elif isinstance(value, Mapping):
+        elif is_map(value):
             if key in _SCHEMA_MAP:
                 yield from (v for v in value.values() if not isinstance(v, list))
             elif key in _SCHEMA_VALUE:
@@ -166,14 +168,14 @@ def references(schema: Any) -> Iterator[str]:
     stack = [schema]
     while stack:
         node = stack.pop()
-        if not isinstance(node, Mapping):
+        if not is_map(node):
             continue
         for key in ("$ref", "$dynamicRef", "$recursiveRef"):
             value = node.get(key)
             if isinstance(value, str):
                 yield value
         discriminator = node.get("discriminator")
-        if isinstance(discriminator, Mapping) and isinstance(discriminator.get("mapping"), Mapping):
+        if is_map(discriminator) and isinstance(discriminator.get("mapping"), Mapping):
             yield from (v for v in discriminator["mapping"].values() if isinstance(v, str))
         for key, value in node.items():
             if key[:2] == "x-" and isinstance(value, (Mapping, list)):
@@ -186,7 +188,7 @@ def _annotation_schemas(value: Any) -> Iterator[Any]:
     stack = [value]
     while stack:
         node = stack.pop()
-        if isinstance(node, Mapping):
+        if is_map(node):
             if isinstance(node.get("$ref"), str):
                 yield node
             stack.extend(v for v in node.values() if isinstance(v, (Mapping, list)))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Literal
 
-from toolshape._json import Unchecked
+from toolshape._json import Unchecked, is_map
 from toolshape._pointers import reachable
 from toolshape._types import (
     CHANNEL_ARGUMENT,
@@ -29,18 +29,14 @@ def argument_name(param: Parameter, header_names: Literal["lower", "declared"]) 
 def argument_schema(param: Parameter) -> Schema:
     """S4.3: the parameter's schema unchanged, plus its `description` when the schema has none."""
     schema = param.schema
-    if (
-        param.description is not None
-        and isinstance(schema, Mapping)
-        and "description" not in schema
-    ):
+    if param.description is not None and is_map(schema) and "description" not in schema:
         return {**schema, "description": param.description}
     return schema
 
 
 def order_body(schema: Schema) -> Schema:
     """S3.1: `type`, `properties`, `required`, `additionalProperties`, then document order."""
-    if not isinstance(schema, Mapping):
+    if not is_map(schema):
         return schema
     head = {k: schema[k] for k in _BODY_KEY_ORDER if k in schema}
     return {**head, **{k: v for k, v in schema.items() if k not in head}}

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolshape._bundle import Problem
-from toolshape._json import Unchecked
+from toolshape._json import Unchecked, is_map
 from toolshape._limits import MAX_DEPTH
 from toolshape._pointers import escape
 
@@ -61,7 +61,7 @@ _FLOWS = {
 
 def is_swagger2(document: Unchecked) -> bool:
     """Whether `document` says it is Swagger 2.0 (`swagger: "2.0"`)."""
-    return isinstance(document, Mapping) and str(document.get("swagger")) == "2.0"
+    return is_map(document) and str(document.get("swagger")) == "2.0"
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +113,7 @@ class _Converter:
         self.consumes = _media_list(document.get("consumes"))
         self.produces = _media_list(document.get("produces"))
         shared = document.get("parameters")
-        self.shared: Mapping[str, Unchecked] = shared if isinstance(shared, Mapping) else {}
+        self.shared: Mapping[str, Unchecked] = shared if is_map(shared) else {}
         self.problems: dict[str, Problem] = {}
         self.origins: dict[str, str] = dict(_COMPONENT_ORIGINS)
         self.shared_problems: dict[str, str] = {}
@@ -137,11 +137,11 @@ class _Converter:
             ]
         components: dict[str, Unchecked] = {}
         definitions = doc.get("definitions")
-        if isinstance(definitions, Mapping):
+        if is_map(definitions):
             components["schemas"] = {name: _refs(s) for name, s in definitions.items()}
         parameters = {}
         for name, param in self.shared.items():
-            if isinstance(param, Mapping) and param.get("in") not in ("body", "formData"):
+            if is_map(param) and param.get("in") not in ("body", "formData"):
                 converted = self._parameter(param, f"/parameters/{escape(str(name))}")
                 if isinstance(converted, str):
                     self.shared_problems[str(name)] = converted
@@ -150,20 +150,20 @@ class _Converter:
         if parameters:
             components["parameters"] = parameters
         responses = doc.get("responses")
-        if isinstance(responses, Mapping):
+        if is_map(responses):
             components["responses"] = {
                 name: self._response(r, self.produces or ["application/json"])
                 for name, r in responses.items()
             }
         security = doc.get("securityDefinitions")
-        if isinstance(security, Mapping):
+        if is_map(security):
             components["securitySchemes"] = {
-                name: _scheme(s) for name, s in security.items() if isinstance(s, Mapping)
+                name: _scheme(s) for name, s in security.items() if is_map(s)
             }
         if components:
             out["components"] = components
         paths = doc.get("paths")
-        if isinstance(paths, Mapping):
+        if is_map(paths):
             out["paths"] = {path: self._path_item(path, item) for path, item in paths.items()}
         elif paths is not None:
             out["paths"] = paths
@@ -172,13 +172,13 @@ class _Converter:
     # -- paths and operations ----------------------------------------------------------------
 
     def _path_item(self, path: Unchecked, item: Unchecked) -> Unchecked:
-        if not isinstance(item, Mapping) or "$ref" in item:
+        if not is_map(item) or "$ref" in item:
             return _refs(item)
         pointer = f"/paths/{escape(str(path))}"
         shared = item.get("parameters")
         out: dict[str, Unchecked] = {}
         for key, value in item.items():
-            if key in _METHODS and isinstance(value, Mapping):
+            if key in _METHODS and is_map(value):
                 out[key] = self._operation(value, f"{pointer}/{key}", shared, pointer)
             elif key != "parameters":
                 out[key] = _refs(value)
@@ -196,12 +196,12 @@ class _Converter:
         bodies: list[tuple[Mapping[str, Unchecked], str]] = []
         form: list[tuple[Mapping[str, Unchecked], str]] = []
         for entry, resolved, where in merged:
-            kind = resolved.get("in") if isinstance(resolved, Mapping) else None
+            kind = resolved.get("in") if is_map(resolved) else None
             if kind == "body":
                 bodies.append((resolved, where))
             elif kind == "formData":
                 form.append((resolved, where))
-            elif isinstance(entry, Mapping) and isinstance(entry.get("$ref"), str):
+            elif is_map(entry) and isinstance(entry.get("$ref"), str):
                 name = _shared_name(entry["$ref"])
                 if name is not None and name in self.shared_problems:
                     self._problem(pointer, self.shared_problems[name])
@@ -229,7 +229,7 @@ class _Converter:
                 out["requestBody"] = body
         produces = _media_list(op.get("produces")) or self.produces or ["application/json"]
         responses = op.get("responses")
-        if isinstance(responses, Mapping):
+        if is_map(responses):
             out["responses"] = {
                 code: self._response(r, produces, f"{pointer}/responses/{escape(str(code))}")
                 for code, r in responses.items()
@@ -249,14 +249,14 @@ class _Converter:
                 continue
             for index, entry in enumerate(entries):
                 resolved, where = entry, f"{base}/parameters/{index}"
-                if isinstance(entry, Mapping) and isinstance(entry.get("$ref"), str):
+                if is_map(entry) and isinstance(entry.get("$ref"), str):
                     name = _shared_name(entry["$ref"])
                     if name is not None and name in self.shared:
                         resolved = self.shared[name]
                         where = f"/parameters/{escape(name)}"
                 key = (
                     (resolved.get("name"), resolved.get("in"))
-                    if isinstance(resolved, Mapping)
+                    if is_map(resolved)
                     else (id(entry), None)
                 )
                 found[key] = (entry, resolved, where)
@@ -356,7 +356,7 @@ class _Converter:
     def _response(
         self, response: Unchecked, produces: list[str], pointer: str | None = None
     ) -> Unchecked:
-        if not isinstance(response, Mapping) or "$ref" in response:
+        if not is_map(response) or "$ref" in response:
             return _refs(response)
         out: dict[str, Unchecked] = {"description": response.get("description", "")}
         if "schema" in response:
@@ -366,14 +366,14 @@ class _Converter:
                 for media in produces:
                     self.origins[f"{pointer}/content/{escape(media)}/schema"] = f"{pointer}/schema"
         headers = response.get("headers")
-        if isinstance(headers, Mapping):
+        if is_map(headers):
             out["headers"] = {
                 name: {
                     **({"description": h["description"]} if "description" in h else {}),
                     "schema": _value_schema(h),
                 }
                 for name, h in headers.items()
-                if isinstance(h, Mapping)
+                if is_map(h)
             }
         out.update({k: v for k, v in response.items() if isinstance(k, str) and k.startswith("x-")})
         return out
@@ -406,7 +406,7 @@ def _value_schema(param: Mapping[str, Unchecked], depth: int = 0) -> dict[str, U
     for key in _SCHEMA_KEYS:
         if key in param:
             value = param[key]
-            nested = key == "items" and isinstance(value, Mapping)
+            nested = key == "items" and is_map(value)
             schema[key] = _value_schema(value, depth + 1) if nested else value
     return schema
 
@@ -472,19 +472,19 @@ def _refs(value: Any) -> Any:
     """A deep copy of `value` with every `$ref` into the 2.0 shared parts moved under
     `components`, and 2.0's `discriminator: <name>` as 3.0's `{"propertyName": <name>}`.
     Iterative: any depth."""
-    root: Any = {} if isinstance(value, Mapping) else [] if isinstance(value, list) else None
+    root: Any = {} if is_map(value) else [] if isinstance(value, list) else None
     if root is None:
         return value
     stack: list[tuple[Any, Any]] = [(value, root)]
     while stack:
         source, target = stack.pop()
-        items = source.items() if isinstance(source, Mapping) else enumerate(source)
+        items = source.items() if is_map(source) else enumerate(source)
         for key, item in items:
-            if key == "$ref" and isinstance(item, str) and isinstance(source, Mapping):
+            if key == "$ref" and isinstance(item, str) and is_map(source):
                 item = _ref(item)
-            elif key == "discriminator" and isinstance(item, str) and isinstance(source, Mapping):
+            elif key == "discriminator" and isinstance(item, str) and is_map(source):
                 item = {"propertyName": item}
-            if isinstance(item, Mapping):
+            if is_map(item):
                 copy: Any = {}
             elif isinstance(item, list):
                 copy = []

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 
 from toolshape._dialects import DIALECTS, DRAFT2020_12, OPENAPI30
 from toolshape._http import MEDIA_TYPE, body_encoding, part_media
-from toolshape._json import Json, JsonObject, Unchecked
+from toolshape._json import Json, JsonObject, Unchecked, is_map
 from toolshape._pointers import follow
 from toolshape._types import Body, BodyEncoding, Operation, Output
 from toolshape._views import is_base64
@@ -78,7 +78,7 @@ def tool_annotations(
     ):
         if given is None:
             continue
-        if not isinstance(given, Mapping):
+        if not is_map(given):
             problems.append(f"{source} is not an object, so it changes nothing")
             continue
         for key, value in given.items():
@@ -106,9 +106,9 @@ def output_schema(output: Output) -> tuple[JsonObject, bool]:
     dialect = DIALECTS.get(DRAFT2020_12 if output.dialect == OPENAPI30 else output.dialect)
     declare = dialect.declare if dialect else None
     wrapped = False
-    if isinstance(schema, Mapping) and schema.get("type") == "object":
+    if is_map(schema) and schema.get("type") == "object":
         root: JsonObject = dict(schema)
-    elif isinstance(schema, Mapping) and "type" not in schema and "properties" in schema:
+    elif is_map(schema) and "type" not in schema and "properties" in schema:
         root = {"type": "object", **schema}
     else:
         root = {"type": "object", "properties": {"result": schema}, "required": ["result"]}
@@ -117,7 +117,7 @@ def output_schema(output: Output) -> tuple[JsonObject, bool]:
         root = {"$schema": declare, **root}
     if output.defs:
         inner = root.get("$defs")
-        root["$defs"] = {**(inner if isinstance(inner, Mapping) else {}), **output.defs}
+        root["$defs"] = {**(inner if is_map(inner) else {}), **output.defs}
     return root, wrapped
 
 
@@ -131,12 +131,12 @@ def wire_body(
     schema = follow(body.schema, defs).schema
     kind = body_encoding(body.content_type, is_base64(schema))
     binary: dict[str, dict[str, Json]] = {}
-    properties = schema.get("properties") if isinstance(schema, Mapping) else None
+    properties = schema.get("properties") if is_map(schema) else None
     for name, prop in (properties or {}).items():
         target = follow(prop, defs).schema
         if is_base64(target):
             binary[name] = {"mediaType": _part_type(target), "array": False}
-        elif isinstance(target, Mapping) and target.get("type") == "array":
+        elif is_map(target) and target.get("type") == "array":
             items = follow(target.get("items"), defs).schema
             if is_base64(items):
                 binary[name] = {"mediaType": _part_type(items), "array": True}

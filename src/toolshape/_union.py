@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from toolshape._allof import merge_allof, resolve_local
 from toolshape._dialects import DRAFT2020_12
-from toolshape._json import Unchecked, equal
+from toolshape._json import Unchecked, equal, is_map
 from toolshape._keywords import is_annotation
 from toolshape._types import Schema, Wrapped
 
@@ -52,13 +52,13 @@ def _refuse(keyword: str, what: str, fix: str) -> Wrapped:
 
 def _strip(schema: Schema) -> Schema:
     """`schema` without annotations, for comparing variants' property schemas (S11.1)."""
-    if not isinstance(schema, Mapping):
+    if not is_map(schema):
         return schema
     return {k: v for k, v in schema.items() if not is_annotation(k) and k != "default"}
 
 
 def _without_default(schema: Schema) -> Schema:
-    if isinstance(schema, Mapping) and "default" in schema:
+    if is_map(schema) and "default" in schema:
         return {k: v for k, v in schema.items() if k != "default"}  # S11.3
     return schema
 
@@ -79,7 +79,7 @@ def _json_type(value: Unchecked) -> str:
 
 def _proved_types(schema: Schema) -> set[str] | None:
     """The JSON types every value `schema` accepts has, or None when it proves none."""
-    if not isinstance(schema, Mapping):
+    if not is_map(schema):
         return None if schema is True else set()
     kind = schema.get("type")
     if isinstance(kind, str):
@@ -95,7 +95,7 @@ def _proved_types(schema: Schema) -> set[str] | None:
 
 def _string_values(schema: Schema) -> list[str] | None:
     """The values of a string `const` / `enum` schema (S11.1), else None."""
-    if not isinstance(schema, Mapping) or schema.get("type", "string") != "string":
+    if not is_map(schema) or schema.get("type", "string") != "string":
         return None
     if isinstance(schema.get("const"), str):
         return [schema["const"]]
@@ -144,7 +144,7 @@ def _variant(
 ) -> _Variant | Wrapped:
     """One variant as an object, the root's own properties folded in (S11)."""
     variant = resolve_local(raw, defs)
-    if isinstance(variant, Mapping) and "allOf" in variant:
+    if is_map(variant) and "allOf" in variant:
         merged = merge_allof(variant, defs, dialect=dialect)
         if isinstance(merged, Wrapped):
             return _refuse(
@@ -153,7 +153,7 @@ def _variant(
                 "Simplify that variant",
             )
         variant = merged
-    if not isinstance(variant, Mapping):
+    if not is_map(variant):
         return _refuse(
             keyword,
             f"its variant {index} is the boolean schema `{json.dumps(variant)}`",
@@ -235,14 +235,14 @@ def merge_union(
         variants.append(variant)
     discriminator = schema.get("discriminator")
     if discriminator is not None:
-        name = discriminator.get("propertyName") if isinstance(discriminator, Mapping) else None
+        name = discriminator.get("propertyName") if is_map(discriminator) else None
         for index, variant in enumerate(variants):
             prop = (
                 resolve_local(variant.properties.get(name, {}), defs)
                 if isinstance(name, str)
                 else None
             )
-            if not isinstance(prop, Mapping) or (_proved_types(prop) or set()) != {"string"}:
+            if not is_map(prop) or (_proved_types(prop) or set()) != {"string"}:
                 return _refuse(
                     keyword,
                     f"its discriminator `{name}` is not a string property of variant {index}",

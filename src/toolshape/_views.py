@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Literal, TypeAlias
 
-from toolshape._json import Unchecked
+from toolshape._json import Unchecked, is_map
 from toolshape._pointers import SCHEMA_LIST, SCHEMA_MAP, SCHEMA_VALUE, follow
 from toolshape._types import Schema
 
@@ -29,7 +29,7 @@ def flagged(schema: Schema, flag: Flag, defs: Mapping[str, Schema]) -> bool:
     chain, or on one of its `allOf` branches (the OpenAPI 3.0 idiom `allOf: [{$ref}],
     readOnly: true` and its mirror)."""
     target = follow(schema, defs).schema
-    if not isinstance(target, Mapping):
+    if not is_map(target):
         return False
     if target.get(flag) is True:
         return True
@@ -43,7 +43,7 @@ def flagged(schema: Schema, flag: Flag, defs: Mapping[str, Schema]) -> bool:
 def is_binary(schema: Unchecked) -> bool:
     """S17.5: a binary string — `format: binary`, or (3.1) `contentMediaType` without
     `contentEncoding`."""
-    if not isinstance(schema, Mapping) or schema.get("type") != "string":
+    if not is_map(schema) or schema.get("type") != "string":
         return False
     if schema.get("format") == "binary":
         return True
@@ -61,7 +61,7 @@ def as_base64(schema: Mapping[str, Unchecked]) -> dict[str, Unchecked]:
 def is_base64(schema: Unchecked) -> bool:
     """A string the request view advertised as base64 (S17.5)."""
     return (
-        isinstance(schema, Mapping)
+        is_map(schema)
         and schema.get("type") == "string"
         and schema.get("contentEncoding") == "base64"
     )
@@ -85,7 +85,7 @@ class View:
     def _view(
         self, node: Unchecked, defs: Mapping[str, Schema]
     ) -> tuple[Unchecked, tuple[str, ...]]:
-        if not isinstance(node, Mapping):
+        if not is_map(node):
             return node, ()
         seen = self._memo.get(id(node))
         if seen is not None:
@@ -93,12 +93,12 @@ class View:
         out: dict[str, Unchecked] | None = None
         properties = node.get("properties")
         dropped: list[str] = []
-        if properties.__class__ is dict or isinstance(properties, Mapping):
+        if properties.__class__ is dict or is_map(properties):
             dropped = [n for n, s in properties.items() if flagged(s, self.flag, defs)]
         names: dict[str, None] = dict.fromkeys(dropped)
         for key, value in node.items():
             new = value
-            if key in _MAP and (value.__class__ is dict or isinstance(value, Mapping)):
+            if key in _MAP and (value.__class__ is dict or is_map(value)):
                 kept: dict[str, Unchecked] = {}
                 for k, v in value.items():
                     if key == "properties" and k in dropped:
@@ -120,7 +120,7 @@ class View:
                 names.update(dict.fromkeys(inner))
             elif dropped and key == "required" and isinstance(value, list):
                 new = [n for n in value if n not in dropped]
-            elif dropped and key == "dependentRequired" and isinstance(value, Mapping):
+            elif dropped and key == "dependentRequired" and is_map(value):
                 new = {
                     k: [n for n in v if n not in dropped] if isinstance(v, list) else v
                     for k, v in value.items()
