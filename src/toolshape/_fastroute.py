@@ -299,7 +299,7 @@ def _form_field(out: _Source, router: Router, level: int, properties: Mapping[st
     out.line(level, "b[k] = v")
     out.line(level, "c = v.__class__")
     out.line(level, "if c is str:")
-    out.line(level + 1, f"f.append(x[0] + {_encoded(out, 'v', SCALAR_SAFE, False)})")
+    out.line(level + 1, f"add(x[0] + {_encoded(out, 'v', SCALAR_SAFE, False)})")
     out.line(level, "elif c is dict:")
     out.line(level + 1, "d = x[1]")
     out.line(level + 1, "if d is None:")
@@ -322,17 +322,17 @@ def _form_field(out: _Source, router: Router, level: int, properties: Mapping[st
     _form_member(out, level + 2)
     out.line(level, "elif v is not None:")  # S12.1: null is undefined, so not sent
     _form_text(out, "v", "t", level + 1)
-    out.line(level + 1, "f.append(x[0] + t)")
+    out.line(level + 1, "add(x[0] + t)")
 
 
 def _form_member(out: _Source, level: int) -> None:
     """Lines that add the piece of a deepObject member `vv` under the key `w`."""
     out.line(level, "c = vv.__class__")
     out.line(level, "if c is str:")
-    out.line(level + 1, f"f.append(w + {_encoded(out, 'vv', SCALAR_SAFE, False)})")
+    out.line(level + 1, f"add(w + {_encoded(out, 'vv', SCALAR_SAFE, False)})")
     out.line(level, "else:")
     _form_text(out, "vv", "tt", level + 1)
-    out.line(level + 1, "f.append(w + tt)")
+    out.line(level + 1, "add(w + tt)")
 
 
 def _member_names(schema: Any) -> list[str]:
@@ -639,6 +639,8 @@ def compile_router(
     out.line(1, f"b = {body}")
     if mode:
         out.line(1, "j = []" if mode == "json" else "f = []")
+        if mode == "form":
+            out.line(1, "add = f.append")
     channels = {route.channel for route in router.by_argument.values()}
     # The query's pairs (`q`) and wire text (`e`), the headers (`h`): lists where the tool
     # declares any, else empty tuples.
