@@ -26,6 +26,8 @@ from tests.test_laws import planned_calls
 from toolshape import ArgumentError, Options, Plan, Request, plan_operation
 from toolshape._encode import _deep_scalars, _field
 from toolshape._engine import Engine
+from toolshape._fastroute import _encoded, _Source
+from toolshape._query import SCALAR_SAFE, percent
 
 STRING = {"type": "string"}
 
@@ -488,6 +490,20 @@ def test_a_deep_object_of_scalars_in_one_step_is_the_general_field(
         return
     assert fast == expected
     assert taken == expected_taken
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.text(alphabet="aZ09 -_.~%@&=+,|[]/\0é\n", max_size=8),
+    st.sampled_from(["", "[]", SCALAR_SAFE]),
+)
+def test_the_lanes_percent_encoding_is_percent(text: str, safe: str) -> None:
+    """S12.1, S17.3: the expression the lane writes for percent-encoding (kept as it is, spaces
+    replaced, translated, or UTF-8) gives exactly `_query.percent`'s text."""
+    out = _Source()
+    out.line(0, f"def encode(t):\n    return {_encoded(out, 't', safe, False)}")
+    exec(compile("".join(out.lines), "<test>", "exec"), out.namespace)
+    assert out.namespace["encode"](text) == percent(text, safe)
 
 
 # -- the corpus ------------------------------------------------------------------------------

@@ -130,13 +130,16 @@ class _Source:
 
 def _encoded(out: _Source, text: str, safe: str, reserved: bool) -> str:
     """An expression: `text` percent-encoded with `safe` kept (RFC 3986), as `_query.percent`
-    does it: ASCII text that needs nothing is checked in C and kept as it is, other ASCII text
-    translated in one step, the rest (UTF-8) left to `percent`."""
+    does it: ASCII text that needs nothing is checked in C and kept as it is, words whose only
+    characters to encode are spaces get those replaced, other ASCII text is translated in one
+    step, the rest (UTF-8) left to `percent`."""
     if reserved:
         return f"reserved({text}, {out.constant(safe)}, True)"
     search, table = _quoter(safe)
+    others = _quoter(safe + " ")[0]  # a character to encode that is not a space
     return (
         f"(({text} if {text}.isalnum() or {out.constant(search)}({text}) is None "
+        f'else {text}.replace(" ", "%20") if {out.constant(others)}({text}) is None '
         f"else {text}.translate({out.constant(table)})) "
         f"if {text}.isascii() else percent({text}, {out.constant(safe)}))"
     )
@@ -293,10 +296,10 @@ def _form_field(out: _Source, router: Router, level: int, properties: Mapping[st
             if "[" not in key and "]" not in key
         }
         fields[name] = (wire + "=", wire + "[" if deep else None, known)
-    out.line(level, f"x = {out.constant(fields)}.get(k)")
-    out.line(level, "if x is None:")
-    out.line(level + 1, "raise Declined")
-    out.line(level, "b[k] = v")
+    # A field the lane does not write (or no field) is no key: the KeyError declines.
+    out.line(level, f"x = {out.constant(fields)}[k]")
+    if router.by_argument:
+        out.line(level, "b[k] = v")  # without parameters, the body is the arguments' copy
     out.line(level, "c = v.__class__")
     out.line(level, "if c is str:")
     out.line(level + 1, f"add(x[0] + {_encoded(out, 'v', SCALAR_SAFE, False)})")
@@ -375,19 +378,19 @@ def _rest(
             # S14.4: each member's JSON text, `"name":value`, as the encoder writes it.
             accepted = set(router.body_properties) | set(aliases)
             members = {key: _JSON_STRING(aliases.get(key, key)) + ":" for key in accepted}
-            out.line(level, f"x = {out.constant(members)}.get(k)")
-            out.line(level, "if x is not None:")
-            out.line(level + 1, f"b[{name}] = v")
-            out.line(level + 1, "c = v.__class__")
-            out.line(level + 1, "if c is str:")
-            out.line(level + 2, "j.append(x + json_string(v))")
-            out.line(level + 1, "elif c is int:")
-            out.line(level + 2, "j.append(x + str(v))")
-            out.line(level + 1, "elif c is bool:")
-            out.line(level + 2, 'j.append(x + ("true" if v else "false"))')
-            out.line(level + 1, "else:")
-            out.line(level + 2, "j.append(x + dumps(v))")
-            out.line(level + 1, "continue")
+            # No body argument (or no argument) is no key: the KeyError declines.
+            out.line(level, f"x = {out.constant(members)}[k]")
+            out.line(level, f"b[{name}] = v")
+            out.line(level, "c = v.__class__")
+            out.line(level, "if c is str:")
+            out.line(level + 1, "j.append(x + json_string(v))")
+            out.line(level, "elif c is int:")
+            out.line(level + 1, "j.append(x + str(v))")
+            out.line(level, "elif c is bool:")
+            out.line(level + 1, 'j.append(x + ("true" if v else "false"))')
+            out.line(level, "else:")
+            out.line(level + 1, "j.append(x + dumps(v))")
+            return
         elif router.undeclared == "body":
             out.line(level, f"b[{name}] = v")
             out.line(level, "continue")
@@ -635,8 +638,12 @@ def compile_router(
     out.base = 2
     out.line(1, "if not check(a):")
     out.line(2, "raise Declined")
-    body = "{}" if router.body == "hoisted" else "NO_BODY"
-    out.line(1, f"b = {body}")
+    if router.body == "hoisted":
+        # A form tool without parameters: every argument is a field (`_form_field`).
+        copied = mode == "form" and not router.by_argument
+        out.line(1, "b = a.copy()" if copied else "b = {}")
+    else:
+        out.line(1, "b = NO_BODY")
     if mode:
         out.line(1, "j = []" if mode == "json" else "f = []")
         if mode == "form":
