@@ -2,9 +2,9 @@
 each style) against `json.loads` of the same file (the floor) and against planning from the
 document; the first call's cost after loading; peak memory per 1,000 tools loaded.
 
-Run: python -m benchmarks.plans_speed [--number 3] [--documents stripe github]
-Times are medians of interleaved repeats measured in this run; ratios are against json.loads of
-the same file. `load` checks the envelope, every route and `$defs` key (schemas are checked at
+Run: python -m benchmarks.plans_speed [--number 2] [--repeat 5] [--documents stripe github]
+Times are medians of interleaved rounds measured in this run; ratios are against json.loads of
+the same file, each the median of the rounds' own ratios. `load` checks the envelope, every route and `$defs` key (schemas are checked at
 each tool's first call); `eager` checks every schema at load (`lazy=False`).
 """
 
@@ -14,13 +14,14 @@ import argparse
 import contextlib
 import gc
 import json
+import statistics
 import time
 import tracemalloc
 from functools import partial
 from pathlib import Path
 
 import toolshape
-from benchmarks.timing import side_by_side
+from benchmarks.timing import ratio, rounds
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 
@@ -52,7 +53,8 @@ def peak_per_thousand(text: str) -> tuple[float, int]:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--number", type=int, default=3)
+    parser.add_argument("--number", type=int, default=2)
+    parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--documents", nargs="*", help="corpus stems (default: all eight)")
     args = parser.parse_args()
     paths = sorted(CORPUS.glob("*.json"))
@@ -68,7 +70,7 @@ def main() -> None:
         for style in ("flat", "nested"):
             result = toolshape.plan_document(json.loads(source), style=style, source=path.name)
             text = json.dumps(toolshape.dump_plans(result), ensure_ascii=False)
-            timed = side_by_side(
+            times = rounds(
                 {
                     "json": partial(json.loads, text),
                     "load": partial(toolshape.load_plans, text),
@@ -76,15 +78,15 @@ def main() -> None:
                     "plan": partial(planned, source, style, path.name),
                 },
                 args.number,
-                repeat=3,
+                repeat=args.repeat,
             )
-            floor = timed["json"]
-            loads.append(timed["load"] / floor)
+            floor = statistics.median(times["json"])
+            loads.append(ratio(times, "load", "json"))
             memory, tools = peak_per_thousand(text)
             print(
                 f"{path.stem + ' ' + style:<26}{tools:>6}{len(text) / 1e6:>7.1f}"
-                f"{floor * 1e3:>9.1f}{timed['load'] / floor:>7.2f}{timed['eager'] / floor:>7.2f}"
-                f"{timed['plan'] / floor:>7.2f}{first_calls(text) * 1e6:>13.0f}"
+                f"{floor * 1e3:>9.1f}{loads[-1]:>7.2f}{ratio(times, 'eager', 'json'):>7.2f}"
+                f"{ratio(times, 'plan', 'json'):>7.2f}{first_calls(text) * 1e6:>13.0f}"
                 f"{memory / 2**20:>14.1f}"
             )
     loads.sort()

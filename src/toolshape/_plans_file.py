@@ -282,36 +282,41 @@ class _SchemaChecks:
         Raises:
             PlanDataError: a `$defs` key that names no definition.
         """
-        parts: list[tuple[str, Any, list[str]]] = []  # the root's dialect decides the rules
+        # What to check later: each schema (spliced), the names of its shared entries, the
+        # keys they name. The own parts are cut out then (the root's dialect decides the rules).
+        parts: list[tuple[str, Any, frozenset[str] | None, list[str]]] = []
         for field in SCHEMA_FIELDS:
             schema = item[field]
             defs = schema.get("$defs") if isinstance(schema, dict) else None
             if type(defs) is int:  # a group: every entry shared, named by its key
-                schema["$defs"] = self.group(defs, f"{where}.{field}.$defs")
-                parts.append((f"{where}.{field}", {**schema, "$defs": {}}, self.groups[defs]))
+                schema["$defs"] = shared = self.group(defs, f"{where}.{field}.$defs")
+                parts.append((field, schema, frozenset(shared), self.groups[defs]))
                 continue
             if not isinstance(defs, dict):
                 if schema is not None:
-                    parts.append((f"{where}.{field}", schema, []))
+                    parts.append((field, schema, None, []))  # checked as it is
                 continue
-            shared = [name for name, entry in defs.items() if type(entry) is str]
-            own = {name: entry for name, entry in defs.items() if type(entry) is not str}
-            missing = [defs[name] for name in shared if defs[name] not in self.definitions]
+            names = [name for name, entry in defs.items() if type(entry) is str]
+            missing = [defs[name] for name in names if defs[name] not in self.definitions]
             if missing:
                 raise _refuse(
                     f"{where}.{field}.$defs", f"names {missing[0]!r}, which is no definition"
                 )
-            keys = [defs[name] for name in shared]
-            parts.append((f"{where}.{field}", {**schema, "$defs": own}, keys))
+            keys = [defs[name] for name in names]
             schema["$defs"] = {
                 name: self.definitions[entry] if type(entry) is str else entry
                 for name, entry in defs.items()
             }
+            parts.append((field, schema, frozenset(names), keys))
 
         def check() -> None:
-            for field, own_part, keys in parts:
+            for field, schema, shared, keys in parts:
+                own_part = schema
+                if shared is not None:
+                    own = {n: e for n, e in schema["$defs"].items() if n not in shared}
+                    own_part = {**schema, "$defs": own}
                 rules = rules_of(own_part)
-                check_schema_data(own_part, field)
+                check_schema_data(own_part, f"{where}.{field}")
                 for key in keys:
                     if (key, id(rules)) not in self.done:
                         check_schema_data(
