@@ -159,6 +159,20 @@ def _hint(schema: Any) -> str | None:
     return kind if isinstance(kind, str) and kind in _SCALAR_TYPES else None
 
 
+def _by_class(
+    out: _Source, value: str, level: int, cases: list[tuple[str, str]], otherwise: str
+) -> None:
+    """Lines that run the statement of the first case whose test holds for `value`'s class
+    (`c`), else `otherwise`: a scalar's text per its class, as `_query.text_of` and the JSON
+    encoder decide by class."""
+    out.line(level, f"c = {value}.__class__")
+    for index, (test, statement) in enumerate(cases):
+        out.line(level, f"{'elif' if index else 'if'} {test}:")
+        out.line(level + 1, statement)
+    out.line(level, "else:")
+    out.line(level + 1, otherwise)
+
+
 def _scalar(out: _Source, hint: str | None, level: int) -> bool:
     """Lines that set `t` to the text of the scalar `v` (S12.1: as `_query.text_of` spells it)
     and decline any other value; True when that text needs no percent-encoding and
@@ -181,17 +195,13 @@ def _scalar(out: _Source, hint: str | None, level: int) -> bool:
         out.line(level, "else:")
         out.line(level + 1, "raise Declined")
         return True
-    out.line(level, "c = v.__class__")
-    out.line(level, "if c is str:")
-    out.line(level + 1, "t = v")
-    out.line(level, "elif c is int:")
-    out.line(level + 1, "t = str(v)")
-    out.line(level, "elif c is bool:")
-    out.line(level + 1, 't = "true" if v else "false"')
-    out.line(level, "elif c is float and isfinite(v):")
-    out.line(level + 1, "t = frepr(v)")
-    out.line(level, "else:")
-    out.line(level + 1, "raise Declined")
+    cases = [
+        ("c is str", "t = v"),
+        ("c is int", "t = str(v)"),
+        ("c is bool", 't = "true" if v else "false"'),
+        ("c is float and isfinite(v)", "t = frepr(v)"),
+    ]
+    _by_class(out, "v", level, cases, "raise Declined")
     return False
 
 
@@ -261,19 +271,17 @@ def _structured(schema: Any) -> bool:
     return "object" in kinds or "array" in kinds
 
 
-def _form_text(out: _Source, value: str, text: str, level: int) -> None:
-    """Lines that set `text` to the form text of the scalar `value` that is not a string
-    (S17.3: as `_query.text_of` spells it, null empty) and decline anything else."""
-    out.line(level, "if c is int:")
-    out.line(level + 1, f"{text} = str({value})")
-    out.line(level, "elif c is bool:")
-    out.line(level + 1, f'{text} = "true" if {value} else "false"')
-    out.line(level, f"elif {value} is None:")
-    out.line(level + 1, f'{text} = ""')
-    out.line(level, f"elif c is float and isfinite({value}):")
-    out.line(level + 1, f"{text} = percent(frepr({value}), {out.constant(SCALAR_SAFE)})")
-    out.line(level, "else:")
-    out.line(level + 1, "raise Declined")
+def _form_cases(out: _Source, value: str, key: str, null: str) -> list[tuple[str, str]]:
+    """S17.3: the cases (`_by_class`) that add the piece `key` + the text of the scalar
+    `value`, percent-encoded, as `_query.text_of` spells it; `null` is what a null adds."""
+    safe = out.constant(SCALAR_SAFE)
+    return [
+        ("c is str", f"add({key} + {_encoded(out, value, SCALAR_SAFE, False)})"),
+        ("c is int", f"add({key} + str({value}))"),
+        ("c is bool", f'add({key} + ("true" if {value} else "false"))'),
+        (f"{value} is None", null),
+        (f"c is float and isfinite({value})", f"add({key} + percent(frepr({value}), {safe}))"),
+    ]
 
 
 def _form_field(out: _Source, router: Router, level: int, properties: Mapping[str, Any]) -> None:
@@ -300,42 +308,36 @@ def _form_field(out: _Source, router: Router, level: int, properties: Mapping[st
     out.line(level, f"x = {out.constant(fields)}[k]")
     if router.by_argument:
         out.line(level, "b[k] = v")  # without parameters, the body is the arguments' copy
+    scalars = _form_cases(out, "v", "x[0]", "pass")  # null is undefined: not sent (S12.1)
     out.line(level, "c = v.__class__")
-    out.line(level, "if c is str:")
-    out.line(level + 1, f"add(x[0] + {_encoded(out, 'v', SCALAR_SAFE, False)})")
-    out.line(level, "elif c is dict:")
+    out.line(level, "if c is str:")  # the common case first
+    out.line(level + 1, scalars[0][1])
+    out.line(level, "elif c is dict or c is list:")  # only a deepObject field holds one
     out.line(level + 1, "d = x[1]")
     out.line(level + 1, "if d is None:")
     out.line(level + 2, "raise Declined")
-    out.line(level + 1, "m = x[2]")
-    out.line(level + 1, "for kk, vv in v.items():")
-    out.line(level + 2, "w = m.get(kk)")
-    out.line(level + 2, "if w is None or kk.__class__ is not str:")
+    out.line(level + 1, "if c is dict:")
+    out.line(level + 2, "m = x[2]")
+    out.line(level + 2, "for kk, vv in v.items():")
+    out.line(level + 3, "w = m.get(kk)")
+    out.line(level + 3, "if w is None or kk.__class__ is not str:")
     # A key holding a bracket would forge structure: `_field` refuses it.
-    out.line(level + 3, 'if kk.__class__ is not str or "[" in kk or "]" in kk:')
-    out.line(level + 4, "raise Declined")
-    out.line(level + 3, f'w = d + {_encoded(out, "kk", "", False)} + "]="')
-    _form_member(out, level + 2)
-    out.line(level, "elif c is list:")
-    out.line(level + 1, "d = x[1]")
-    out.line(level + 1, "if d is None:")
-    out.line(level + 2, "raise Declined")
-    out.line(level + 1, "for n, vv in enumerate(v):")
-    out.line(level + 2, 'w = d + str(n) + "]="')
-    _form_member(out, level + 2)
-    out.line(level, "elif v is not None:")  # S12.1: null is undefined, so not sent
-    _form_text(out, "v", "t", level + 1)
-    out.line(level + 1, "add(x[0] + t)")
+    out.line(level + 4, 'if kk.__class__ is not str or "[" in kk or "]" in kk:')
+    out.line(level + 5, "raise Declined")
+    out.line(level + 4, f'w = d + {_encoded(out, "kk", "", False)} + "]="')
+    _form_member(out, level + 3)
+    out.line(level + 1, "else:")
+    out.line(level + 2, "for n, vv in enumerate(v):")
+    out.line(level + 3, 'w = d + str(n) + "]="')
+    _form_member(out, level + 3)
+    out.line(level, "else:")
+    _by_class(out, "v", level + 1, scalars[1:], "raise Declined")
 
 
 def _form_member(out: _Source, level: int) -> None:
-    """Lines that add the piece of a deepObject member `vv` under the key `w`."""
-    out.line(level, "c = vv.__class__")
-    out.line(level, "if c is str:")
-    out.line(level + 1, f"add(w + {_encoded(out, 'vv', SCALAR_SAFE, False)})")
-    out.line(level, "else:")
-    _form_text(out, "vv", "tt", level + 1)
-    out.line(level + 1, "add(w + tt)")
+    """Lines that add the piece of a deepObject member `vv` under the key `w` (a null member
+    is sent empty, `w` alone)."""
+    _by_class(out, "vv", level, _form_cases(out, "vv", "w", "add(w)"), "raise Declined")
 
 
 def _member_names(schema: Any) -> list[str]:
@@ -381,15 +383,12 @@ def _rest(
             # No body argument (or no argument) is no key: the KeyError declines.
             out.line(level, f"x = {out.constant(members)}[k]")
             out.line(level, f"b[{name}] = v")
-            out.line(level, "c = v.__class__")
-            out.line(level, "if c is str:")
-            out.line(level + 1, "j.append(x + json_string(v))")
-            out.line(level, "elif c is int:")
-            out.line(level + 1, "j.append(x + str(v))")
-            out.line(level, "elif c is bool:")
-            out.line(level + 1, 'j.append(x + ("true" if v else "false"))')
-            out.line(level, "else:")
-            out.line(level + 1, "j.append(x + dumps(v))")
+            cases = [
+                ("c is str", "j.append(x + json_string(v))"),
+                ("c is int", "j.append(x + str(v))"),
+                ("c is bool", 'j.append(x + ("true" if v else "false"))'),
+            ]
+            _by_class(out, "v", level, cases, "j.append(x + dumps(v))")
             return
         elif router.undeclared == "body":
             out.line(level, f"b[{name}] = v")
