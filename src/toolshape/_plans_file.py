@@ -284,15 +284,16 @@ class _SchemaChecks:
         Raises:
             PlanDataError: a `$defs` key that names no definition.
         """
-        # What to check later: each schema (spliced), the names of its shared entries, the
-        # keys they name. The own parts are cut out then (the root's dialect decides the rules).
-        parts: list[tuple[str, Any, frozenset[str] | None, list[str]]] = []
+        # What to check later: each schema (spliced), the names of its own (not shared)
+        # `$defs` entries, the keys its shared ones name. The own part is cut out then (the
+        # root's dialect decides the rules).
+        parts: list[tuple[str, Any, tuple[str, ...] | None, list[str]]] = []
         for field in SCHEMA_FIELDS:
             schema = item[field]
             defs = schema.get("$defs") if isinstance(schema, dict) else None
             if type(defs) is int:  # a group: every entry shared, named by its key
-                schema["$defs"] = shared = self.group(defs, f"{where}.{field}.$defs")
-                parts.append((field, schema, frozenset(shared), self.groups[defs]))
+                schema["$defs"] = self.group(defs, f"{where}.{field}.$defs")
+                parts.append((field, schema, (), self.groups[defs]))
                 continue
             if not isinstance(defs, dict):
                 if schema is not None:
@@ -309,14 +310,14 @@ class _SchemaChecks:
                 name: self.definitions[entry] if type(entry) is str else entry
                 for name, entry in defs.items()
             }
-            parts.append((field, schema, frozenset(names), keys))
+            own = tuple(name for name, entry in defs.items() if type(entry) is not str)
+            parts.append((field, schema, own, keys))
 
         def check() -> None:
-            for field, schema, shared, keys in parts:
+            for field, schema, own, keys in parts:
                 own_part = schema
-                if shared is not None:
-                    own = {n: e for n, e in schema["$defs"].items() if n not in shared}
-                    own_part = {**schema, "$defs": own}
+                if own is not None:
+                    own_part = {**schema, "$defs": {n: schema["$defs"][n] for n in own}}
                 rules = rules_of(own_part)
                 check_schema_data(own_part, f"{where}.{field}")
                 for key in keys:
