@@ -37,7 +37,7 @@ def test_planning_benchmark_prints_its_table() -> None:
 @pytest.mark.slow
 def test_call_benchmark_prints_its_table() -> None:
     """benchmarks/call_speed.py runs every case against its floor and prints the ratios."""
-    out = run("-m", "benchmarks.call_speed", "--number", "20")
+    out = run("-m", "benchmarks.call_speed", "--number", "20", "--repeat", "3")
     assert out.count("\n") == 5
     assert "call/floor" in out
 
@@ -87,7 +87,16 @@ def test_yaml_benchmark_prints_its_table() -> None:
 @pytest.mark.slow
 def test_plans_benchmark_prints_its_table() -> None:
     """benchmarks/plans_speed.py loads a plans file against json.loads and planning."""
-    out = run("-m", "benchmarks.plans_speed", "--number", "1", "--documents", "twilio-api-v2010")
+    out = run(
+        "-m",
+        "benchmarks.plans_speed",
+        "--number",
+        "1",
+        "--repeat",
+        "1",
+        "--documents",
+        "twilio-api-v2010",
+    )
     assert "twilio-api-v2010 flat" in out
     assert "twilio-api-v2010 nested" in out
     assert "load / json.loads: median" in out
