@@ -69,19 +69,9 @@ _JSON = _json_text()
 _JSON_STRING = json.encoder.encode_basestring
 
 
+#: A frozen Request is built through its slots (its constructor sets each field with
+#: `object.__setattr__`): the same object, in a quarter of the time.
 _BUILDING = unfrozen(Request)
-
-_REQUEST_FIELDS = (
-    "method",
-    "path",
-    "query",
-    "headers",
-    "body",
-    "content_type",
-    "url",
-    "content",
-    "sent_type",
-)
 
 _HELPERS: Mapping[str, Any] = {
     "__builtins__": {
@@ -90,7 +80,6 @@ _HELPERS: Mapping[str, Any] = {
     "NO_BODY": NO_BODY,
     "NOTHING": NOTHING,
     "Declined": Declined,
-    "new": object.__new__,
     "Request": Request,
     "frepr": float.__repr__,
     "isfinite": math.isfinite,
@@ -104,9 +93,6 @@ _HELPERS: Mapping[str, Any] = {
     "encode_body": encode_body,
     "assemble": assemble,
     "Encoded": Encoded,
-    # A frozen Request is built through its slots (the dataclass constructor sets each field
-    # with `object.__setattr__`, twice the time): same object, same fields.
-    **{f"set_{name}": getattr(Request, name).__set__ for name in _REQUEST_FIELDS},
 }
 
 
@@ -246,6 +232,12 @@ BodyMode = Literal["json", "form", ""]
 JSON text; `form`, each field's form pieces; `""`, the whole body after the loop."""
 
 
+def _body_keys(router: Router) -> frozenset[str]:
+    """The arguments a hoisted body takes: its properties and their aliases (S19.2), as the
+    general router takes them."""
+    return frozenset(router.body_properties) | frozenset(router.body_aliases)
+
+
 def _body_mode(router: Router, properties: Mapping[str, Any]) -> BodyMode:
     """`json` where no body argument declares an object or array type (a member the encoder
     writes costs more on its own than inside the whole body); `form` for a form whose fields
@@ -253,7 +245,7 @@ def _body_mode(router: Router, properties: Mapping[str, Any]) -> BodyMode:
     plan = router.body_plan
     if router.body != "hoisted" or router.undeclared == "body" or plan is None:
         return ""
-    keys = set(router.body_properties) | set(router.body_aliases)
+    keys = _body_keys(router)
     if plan.kind == "form":
         plain = not router.body_aliases and not plan.binary
         return "form" if plain and not any("[" in k or "]" in k for k in keys) else ""
@@ -378,8 +370,7 @@ def _rest(
         name = f"{out.constant(dict(aliases))}.get(k, k)" if aliases else "k"
         if mode == "json":
             # S14.4: each member's JSON text, `"name":value`, as the encoder writes it.
-            accepted = set(router.body_properties) | set(aliases)
-            members = {key: _JSON_STRING(aliases.get(key, key)) + ":" for key in accepted}
+            members = {key: _JSON_STRING(aliases.get(key, key)) + ":" for key in _body_keys(router)}
             # No body argument (or no argument) is no key: the KeyError declines.
             out.line(level, f"x = {out.constant(members)}[k]")
             out.line(level, f"b[{name}] = v")
@@ -394,8 +385,7 @@ def _rest(
             out.line(level, f"b[{name}] = v")
             out.line(level, "continue")
         else:
-            keys = frozenset(router.body_properties) | frozenset(aliases)
-            out.line(level, f"if k in {out.constant(keys)}:")
+            out.line(level, f"if k in {out.constant(_body_keys(router))}:")
             out.line(level + 1, f"b[{name}] = v")
             out.line(level + 1, "continue")
     out.line(level, "raise Declined")
@@ -515,12 +505,12 @@ def _body(out: _Source, router: Router, mode: BodyMode, level: int) -> None:
     out.line(level + 1, "content, sent = encoded.content, encoded.content_type")
 
 
-def _bytes(out: _Source, router: Router, mode: BodyMode, presence: Presence) -> None:
-    """The routed body checked (S6.3) and made bytes (`content`, `sent`), where there is one."""
+def _bytes(out: _Source, router: Router, mode: BodyMode, presence: Presence, checked: bool) -> None:
+    """The routed body checked (S6.3, where `checked`: `body_check`) and made bytes
+    (`content`, `sent`), where there is one."""
     if router.body == "hoisted" and presence == "maybe":
         out.line(1, "if not b:")  # S12.3: an optional body that was not given is not sent
         out.line(2, "b = NO_BODY")
-    checked = "body_check" in out.namespace and out.namespace["body_check"] is not None
     if presence == "never":
         out.line(1, "content = sent = None")
         return
@@ -539,8 +529,11 @@ def _bytes(out: _Source, router: Router, mode: BodyMode, presence: Presence) -> 
     _body(out, router, mode, 2)
 
 
-def _request(out: _Source, router: Router, path: str, presence: Presence) -> None:
-    """The `Request`: with inbound headers or credentials, `_route.assemble` merges them."""
+def _request(
+    out: _Source, router: Router, path: str, presence: Presence, channels: set[str]
+) -> None:
+    """The `Request`: with inbound headers or credentials, `_route.assemble` merges them;
+    `channels` are those the tool's parameters use."""
     out.line(1, f"path = {path}")
     out.line(1, "if inbound or applied is not NOTHING:")
     out.line(
@@ -548,7 +541,6 @@ def _request(out: _Source, router: Router, path: str, presence: Presence) -> Non
         f"return assemble({out.constant(router)}, path, [*q], [*e], [*h], [], b, inbound, "
         "None if content is None else Encoded(content, sent), applied)",
     )
-    channels = {route.channel for route in router.by_argument.values()}
     ct = router.content_type
     own = "tuple(h)" if "header" in channels else "()"
     if ct is None or presence == "never":
@@ -581,15 +573,14 @@ def _request(out: _Source, router: Router, path: str, presence: Presence) -> Non
         "content": "content",
         "sent_type": "sent",
     }
-    if _BUILDING is not None:
-        out.line(1, "r = Building()")
-        for name in _REQUEST_FIELDS:
-            out.line(1, f"r.{name} = {values[name]}")
-        out.line(1, "r.__class__ = Request")
-    else:  # pragma: no cover - an interpreter that refuses the class assignment
-        out.line(1, "r = new(Request)")
-        for name in _REQUEST_FIELDS:
-            out.line(1, f"set_{name}(r, {values[name]})")
+    if _BUILDING is None:  # pragma: no cover - an interpreter that refuses the class assignment
+        fields = ", ".join(f"{name}={value}" for name, value in values.items())
+        out.line(1, f"return Request({fields})")
+        return
+    out.line(1, "r = Building()")
+    for name, value in values.items():
+        out.line(1, f"r.{name} = {value}")
+    out.line(1, "r.__class__ = Request")
     out.line(1, "return r")
 
 
@@ -647,7 +638,7 @@ def compile_router(
         out.line(1, "j = []" if mode == "json" else "f = []")
         if mode == "form":
             out.line(1, "add = f.append")
-    channels = {route.channel for route in router.by_argument.values()}
+    channels: set[str] = {route.channel for route in router.by_argument.values()}
     # The query's pairs (`q`) and wire text (`e`), the headers (`h`): lists where the tool
     # declares any, else empty tuples.
     out.line(1, "q = []" if "query" in channels else "q = ()")
@@ -659,8 +650,8 @@ def compile_router(
     _loop(out, router, properties, mode)
     path = _path(out, router)
     presence = _presence(router)
-    _bytes(out, router, mode, presence)
-    _request(out, router, path, presence)
+    _bytes(out, router, mode, presence, body_check is not None)
+    _request(out, router, path, presence, channels)
     out.base = 0
     out.line(2, "except Exception:")  # a decline, or any doubt: the general way decides
     out.line(3, "pass")

@@ -307,13 +307,7 @@ class Parts:
         key = _key(route)
         built = self._routes.get(key)
         if built is None:
-            channel = route["in"]
-            if (
-                _ROUTE_FAST is None
-                or not _ROUTE_FAST(route)
-                or route["style"] not in STYLES[channel]
-                or _http_name_problem(channel, route["name"]) is not None
-            ):
+            if _ROUTE_FAST is None or not _ROUTE_FAST(route) or _route_problem(route):
                 raise ValueError("route")
             built = self._routes[key] = self._build_route(route)
         return built
@@ -322,14 +316,7 @@ class Parts:
         key = _key(scheme)
         built = self._schemes.get(key)
         if built is None:
-            if (
-                _SCHEME_FAST is None
-                or not _SCHEME_FAST(scheme)
-                or (
-                    scheme["in"] is not None
-                    and _http_name_problem(scheme["in"], scheme["parameter"]) is not None
-                )
-            ):
+            if _SCHEME_FAST is None or not _SCHEME_FAST(scheme) or _scheme_problem(scheme):
                 raise ValueError("scheme")
             built = self._schemes[key] = self._build_scheme(scheme)
         return built
@@ -397,23 +384,34 @@ def check_envelope(data: Any) -> None:
         if fixed["route"] is not None
     ]
     for where, route in routes:
-        channel = route["in"]
-        if route["style"] not in STYLES[channel]:
-            raise _refuse(f"{where}.style", f"is {route['style']!r}, which {channel} can't use")
-        _check_http_name(channel, route["name"], f"{where}.name")
+        problem = _route_problem(route)
+        if problem is not None:
+            raise _refuse(f"{where}.{problem[0]}", problem[1])
     for i, fixed in enumerate(data["fixed"]):
         if isinstance(fixed["value"], (Mapping, list)):
             _check_data_depth(fixed["value"], f"fixed.{i}.value", "")
     for i, alternative in enumerate(data["security"]):
         for j, scheme in enumerate(alternative):
-            if scheme["in"] is not None:
-                _check_http_name(scheme["in"], scheme["parameter"], f"security.{i}.{j}.parameter")
+            reason = _scheme_problem(scheme)
+            if reason is not None:
+                raise _refuse(f"security.{i}.{j}.parameter", reason)
 
 
-def _check_http_name(channel: str, name: str, field: str) -> None:
-    problem = _http_name_problem(channel, name)
-    if problem is not None:
-        raise _refuse(field, problem)
+def _route_problem(route: Any) -> tuple[str, str] | None:
+    """S12.1, S12.2: a schema-valid route's field that can't be served, and why: a style its
+    channel can't use, a header or cookie name HTTP can't carry."""
+    channel = route["in"]
+    if route["style"] not in STYLES[channel]:
+        return "style", f"is {route['style']!r}, which {channel} can't use"
+    problem = _http_name_problem(channel, route["name"])
+    return None if problem is None else ("name", problem)
+
+
+def _scheme_problem(scheme: Any) -> str | None:
+    """S18.1: why a schema-valid scheme's `parameter` can't be served, if it can't."""
+    if scheme["in"] is None:
+        return None
+    return _http_name_problem(scheme["in"], scheme["parameter"])
 
 
 def _http_name_problem(channel: str, name: str) -> str | None:
