@@ -304,22 +304,34 @@ class Parts:
         return routes, security
 
     def _route(self, route: Any) -> Any:
-        key = _key(route)
-        built = self._routes.get(key)
-        if built is None:
-            if _ROUTE_FAST is None or not _ROUTE_FAST(route) or _route_problem(route):
-                raise ValueError("route")
-            built = self._routes[key] = self._build_route(route)
-        return built
+        return _proven_part(self._routes, route, _ROUTE_FAST, _route_problem, self._build_route)
 
     def _scheme(self, scheme: Any) -> Any:
-        key = _key(scheme)
-        built = self._schemes.get(key)
-        if built is None:
-            if _SCHEME_FAST is None or not _SCHEME_FAST(scheme) or _scheme_problem(scheme):
-                raise ValueError("scheme")
-            built = self._schemes[key] = self._build_scheme(scheme)
-        return built
+        return _proven_part(
+            self._schemes, scheme, _SCHEME_FAST, _scheme_problem, self._build_scheme
+        )
+
+
+def _proven_part(
+    built: dict[Any, Any],
+    part: Any,
+    fast: Check | None,
+    problem: Callable[[Any], object],
+    build: Callable[[Any], Any],
+) -> Any:
+    """The built object of a route or scheme (`part`), proven by its `fast` check and its
+    serving rules (`problem`) the first time it is seen.
+
+    Raises:
+        ValueError: not proven (`check_envelope` then decides and words it).
+    """
+    key = _key(part)
+    found = built.get(key)
+    if found is None:
+        if fast is None or not fast(part) or problem(part):
+            raise ValueError("not proven")
+        found = built[key] = build(part)
+    return found
 
 
 def envelope_problem(fast: Check | None, validator: Any, data: Any) -> tuple[str, str] | None:
