@@ -495,7 +495,7 @@ def test_a_deep_object_of_scalars_in_one_step_is_the_general_field(
 @settings(max_examples=300, deadline=None)
 @given(
     st.text(alphabet="aZ09 -_.~%@&=+,|[]/\0é\n", max_size=8),
-    st.sampled_from(["", "[]", SCALAR_SAFE]),
+    st.sampled_from(["", "[]", SCALAR_SAFE, SCALAR_SAFE + " "]),
 )
 def test_the_lanes_percent_encoding_is_percent(text: str, safe: str) -> None:
     """S12.1, S17.3: the expression the lane writes for percent-encoding (kept as it is, spaces
