@@ -132,6 +132,11 @@ def schemas() -> st.SearchStrategy[Any]:
                     "patternProperties": st.dictionaries(
                         st.sampled_from(["^c", "b"]), inner, max_size=1
                     ),
+                    # beside `properties`: read without asking once checked (more than three
+                    # names are asked for as one set)
+                    "required": st.lists(
+                        st.sampled_from(["a", "b", "c", "d"]), max_size=4, unique=True
+                    ),
                 },
             ),
             st.fixed_dictionaries(

@@ -173,6 +173,9 @@ class _Writer:
         self.known: dict[str, str] = {}
         """The Python type a variable is known to have where code is being written (its
         `type` keyword was checked first), so its `isinstance` guards are left out."""
+        self.present: dict[str, frozenset[str]] = {}
+        """The keys an object variable is known to have where code is being written when it
+        is an object (its `required` keyword was checked first), so they are not asked for."""
 
     def constant(self, value: Any) -> str:
         name = f"k{len(self.namespace)}"
@@ -200,9 +203,9 @@ class _Writer:
         return f"f{len(self.functions) - 1}"
 
     def _define(self, name: str, schema: Any) -> None:
-        known, self.known = self.known, {}
+        known, present, self.known, self.present = self.known, self.present, {}, {}
         lines = [f"def {name}(v):\n", *self.emit(schema, "v", 1), "    return True\n"]
-        self.known = known
+        self.known, self.present = known, present
         self.functions[int(name[1:])] = lines
 
     def guarded(self, v: str, kind: str, level: int, body: Callable[[int], list[str]]) -> list[str]:
@@ -263,18 +266,33 @@ class _Writer:
         if kind is not None:  # checked first: every later guard on the type is left out
             lines += _type(self, schema["type"], schema, v, level)
             self.known[v] = kind
+        had = self.present.get(v)
+        required = schema.get("required")
+        first: list[str] | None = None
+        if (
+            "required" in self.keywords
+            and isinstance(required, list)
+            and all(isinstance(name, str) for name in required)
+        ):
+            first = required
+        if first is not None:  # checked first (when an object): its properties are then read
+            lines += _required(self, first, schema, v, level)  # without asking
+            self.present[v] = frozenset(first).union(had or ())
         for key, value in schema.items():
             if key not in self.keywords or key == "format" or (key == "type" and kind):
                 continue  # unknown keywords and `format` are annotations here, as in jsonschema
+            if key == "required" and first is not None:
+                continue  # written first
             write = _WRITERS.get(key)
             if write is None:
                 raise _Unsupported(key)
             lines += write(self, value, schema, v, level)
-        if kind is not None:  # what held before holds again (an `allOf` branch is done)
-            if before is None:
-                del self.known[v]
+        for facts, fact in ((self.known, before), (self.present, had)):
+            # what held before holds again (an `allOf` branch is done)
+            if fact is None:
+                facts.pop(v, None)
             else:
-                self.known[v] = before
+                facts[v] = fact  # type: ignore[assignment]
         return lines
 
     def source(self) -> str:
@@ -321,12 +339,16 @@ def _type(w: _Writer, value: Any, schema: Any, v: str, level: int) -> list[str]:
 
 
 def _properties(w: _Writer, value: Any, schema: Any, v: str, level: int) -> list[str]:
-    pairs = [(w.constant(name), sub) for name, sub in value.items()]
+    pairs = [(name, w.constant(name), sub) for name, sub in value.items()]
+    present = w.present.get(v, frozenset())
 
     def body(at: int) -> list[str]:
         lines: list[str] = []
-        for key, sub in pairs:
-            lines += _block(at, f"if {key} in {v}:", w.check(sub, f"{v}[{key}]", at + 1))
+        for name, key, sub in pairs:
+            if name in present:  # required, and checked: read without asking
+                lines += w.check(sub, f"{v}[{key}]", at)
+            else:
+                lines += _block(at, f"if {key} in {v}:", w.check(sub, f"{v}[{key}]", at + 1))
         return lines
 
     return w.guarded(v, "dict", level, body)
@@ -336,8 +358,15 @@ def _required(w: _Writer, value: Any, schema: Any, v: str, level: int) -> list[s
     names = tuple(value)
     if not names:
         return []
-    missing = " or ".join(f"{w.constant(n)} not in {v}" for n in names)
+    if len(names) > _ASKED_ONE_BY_ONE:
+        missing = f"not {v}.keys() >= {w.constant(frozenset(names))}"
+    else:
+        missing = " or ".join(f"{w.constant(n)} not in {v}" for n in names)
     return w.guarded(v, "dict", level, lambda at: _when(at, missing))
+
+
+#: Up to this many required names are asked for one by one; more, as one set in C.
+_ASKED_ONE_BY_ONE = 3
 
 
 def _additional(w: _Writer, value: Any, schema: Any, v: str, level: int) -> list[str]:
