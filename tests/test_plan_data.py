@@ -116,3 +116,31 @@ def test_a_planned_plan_satisfies_its_own_format() -> None:
     """S15.1: what `to_dict` writes is exactly what `from_dict` takes back."""
     plan = store_plan()
     assert Plan.from_dict(json.loads(json.dumps(plan.to_dict()))) == plan
+
+
+def test_a_loaded_plan_is_the_same_however_it_is_built(monkeypatch: pytest.MonkeyPatch) -> None:
+    """S15.1: a plan loaded through its slots (the fast way), through the constructor (an
+    interpreter that won't let an object change its class) and as a subclass are all equal to
+    the plan the data came from, field by field."""
+    from dataclasses import fields
+    from types import SimpleNamespace
+
+    from toolshape import _model
+
+    plan = store_plan()
+    data = json.loads(json.dumps(plan.to_dict()))
+
+    class Mine(Plan):
+        __slots__ = ()
+
+    built = [Plan.from_dict(data), Mine.from_dict(data)]
+    monkeypatch.setattr(_model, "_UNFROZEN_PLAN", None)
+    monkeypatch.setattr(_model, "_Building", SimpleNamespace)
+    built.append(Plan.from_dict(data))
+    assert [type(b) for b in built] == [Plan, Mine, Plan]
+    for loaded in built:
+        for f in fields(Plan):
+            if f.compare:  # not the caches (text, engine)
+                assert getattr(loaded, f.name) == getattr(plan, f.name), f.name
+        arguments = {"storeId": "s1", "query": "q", "x-tenant": "t"}
+        assert loaded.call(arguments) == plan.call(arguments)

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from types import SimpleNamespace
 from typing import Any, ClassVar, Literal, Protocol, cast
 
 from toolshape._errors import PlanError, ToolshapeError
@@ -372,38 +373,41 @@ class Plan:
                     for alternative in data["security"]
                 ),
             )
-        return _frozen(
-            cls,
-            name=data["name"],
-            operation_id=data["operationId"],
-            method=data["method"],
-            path=data["path"],
-            content_type=data["contentType"],
-            style=data["style"],
-            location=data["location"],
-            diagnostics=tuple(Diagnostic.from_dict(d) for d in data["diagnostics"]),
-            body=data["body"],
-            parameters=parts[0],
-            body_properties=tuple(data["bodyProperties"]),
-            body_aliases=copy(data["bodyAliases"]),
-            base_path=data["basePath"],
-            body_required=data["bodyRequired"],
-            undeclared=data["undeclared"],
-            validation=data["validation"],
-            _input=copy(data["inputSchema"]),
-            _nested=copy(data["nestedSchema"]),
-            _check=copy(data["bodyCheck"]),
-            title=data["title"],
-            description=data["description"],
-            annotations=copy(data["annotations"]),
-            _output=copy(data["outputSchema"]),
-            output_wrapped=data["outputWrapped"],
-            body_encoding=data["bodyEncoding"],
-            encoding=copy(data["encoding"]),
-            binary=copy(data["binary"]),
-            security=parts[1],
-            fixed=tuple(FixedArgument.from_dict(f) for f in data["fixed"]),
-        )
+        # Each field stored in its slot (many plans are loaded at once): no keyword arguments,
+        # no frozen `__setattr__`.
+        plan: Any = _Building()
+        plan.name = data["name"]
+        plan.operation_id = data["operationId"]
+        plan.method = data["method"]
+        plan.path = data["path"]
+        plan.content_type = data["contentType"]
+        plan.style = data["style"]
+        plan.location = data["location"]
+        diagnostics = data["diagnostics"]
+        plan.diagnostics = tuple(map(Diagnostic.from_dict, diagnostics)) if diagnostics else ()
+        plan.body = data["body"]
+        plan.parameters = parts[0]
+        plan.body_properties = tuple(data["bodyProperties"])
+        plan.body_aliases = copy(data["bodyAliases"])
+        plan.base_path = data["basePath"]
+        plan.body_required = data["bodyRequired"]
+        plan.undeclared = data["undeclared"]
+        plan.validation = data["validation"]
+        plan._input = copy(data["inputSchema"])
+        plan._nested = copy(data["nestedSchema"])
+        plan._check = copy(data["bodyCheck"])
+        plan.title = data["title"]
+        plan.description = data["description"]
+        plan.annotations = copy(data["annotations"])
+        plan._output = copy(data["outputSchema"])
+        plan.output_wrapped = data["outputWrapped"]
+        plan.body_encoding = data["bodyEncoding"]
+        plan.encoding = copy(data["encoding"])
+        plan.binary = copy(data["binary"])
+        plan.security = parts[1]
+        fixed = data["fixed"]
+        plan.fixed = tuple(map(FixedArgument.from_dict, fixed)) if fixed else ()
+        return _frozen(cls, plan)
 
     def _canonical(self) -> str:
         text = self._text
@@ -428,15 +432,17 @@ class Plan:
 
 
 _UNFROZEN_PLAN = unfrozen(Plan)
+#: What `Plan._from_data` stores a plan's fields in: its slots, where the interpreter lets an
+#: object change its class (`unfrozen`), else a namespace the constructor is then called from.
+_Building: Any = _UNFROZEN_PLAN or SimpleNamespace
+_INIT_FIELDS = tuple(f.name for f in fields(Plan) if f.init)
 
 
-def _frozen(cls: type[Plan], **fields: Any) -> Plan:
-    """`cls(**fields)`, a `Plan` built through its slots (`unfrozen`): loading many plans."""
+def _frozen(cls: type[Plan], plan: Any) -> Plan:
+    """The `cls` of the fields stored in `plan` (a `_Building`): the same object `cls(...)`
+    builds, made by giving the slots twin its class (every slot set first)."""
     if cls is not Plan or _UNFROZEN_PLAN is None:
-        return cls(**fields)
-    plan = _UNFROZEN_PLAN()
-    for name, value in fields.items():
-        setattr(plan, name, value)
+        return cls(**{name: getattr(plan, name) for name in _INIT_FIELDS})
     plan._text = plan._engine = plan._pending = None
     plan.__class__ = Plan
     return cast(Plan, plan)
