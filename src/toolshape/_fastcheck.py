@@ -82,7 +82,7 @@ def unique(items: list[Any]) -> bool:
     """`uniqueItems` with jsonschema's exact verdict, in O(n log n) at worst: its own sort-based
     check first; where items don't sort (objects, mixed types), the pairwise comparison it
     would fall back to, done by hashing keys that are equal exactly when `equal` is."""
-    kinds = {item.__class__ for item in items}
+    kinds = set(map(type, items))
     if kinds <= {str} or kinds <= {int}:
         return len(set(items)) == len(items)
     try:
@@ -503,11 +503,21 @@ def _size(kind: str, operator: str) -> Callable[[_Writer, Any, Any, str, int], l
 def _enum(w: _Writer, value: Any, schema: Any, v: str, level: int) -> list[str]:
     if not isinstance(value, list):
         raise _Unsupported("enum")
-    return _when(level, f"not {w.constant(members(value))}({v})")
+    return _when(level, f"not {_member(w, value, v)}")
 
 
 def _const(w: _Writer, value: Any, schema: Any, v: str, level: int) -> list[str]:
-    return _when(level, f"not {w.constant(members([value]))}({v})")
+    return _when(level, f"not {_member(w, [value], v)}")
+
+
+def _member(w: _Writer, values: list[Any], v: str) -> str:
+    """An expression: `v` is one of `values` (`members`); text itself looked up in a set
+    first, without a call (nothing but text equals text, to JSON)."""
+    check = f"{w.constant(members(values))}({v})"
+    texts = frozenset(option for option in values if option.__class__ is str)
+    if not texts:
+        return check
+    return f"({v} in {w.constant(texts)} if {v}.__class__ is str else {check})"
 
 
 def _pattern(w: _Writer, value: Any, schema: Any, v: str, level: int) -> list[str]:

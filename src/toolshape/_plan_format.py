@@ -267,18 +267,15 @@ _ROUTE_FAST = compile_check(_part(PLAN_SCHEMA, "parameter"))
 _SCHEME_FAST = compile_check(_part(PLAN_SCHEMA, "scheme"))
 
 
-def _key(part: Any) -> Any:
-    """A route's or a scheme's identity (`Parts`): its items and their types."""
-    return tuple(part.items()), tuple(map(type, part.values()))
-
-
 class Parts:
     """The routes and security schemes of many plans' data (a plans file's: an API's tools
     repeat theirs), each distinct one proven valid and built once.
 
-    Only for data parsed from JSON text: a route's or a scheme's fields are then scalars,
-    and two with equal items of the same types are the same data (`True` is `1` to `==`,
-    not to `type`). A field that is no scalar can't be a key: `check_envelope` decides.
+    Only for data parsed from JSON text: a route's or a scheme's fields are then scalars, and
+    two with equal items are the same data where their values are of the same types (`True`
+    is `1` to `==`, not to `type`). A scheme's fields are text or null, which nothing else
+    from JSON equals, so its items are its key; a route's key adds its values' types. A field
+    that is no scalar can't be a key: `check_envelope` decides.
     """
 
     def __init__(self, route: Callable[[Any], Any], scheme: Callable[[Any], Any]) -> None:
@@ -294,43 +291,51 @@ class Parts:
         try:
             if _TOOL_FAST is None or not _TOOL_FAST(data) or data["fixed"]:
                 return None  # fixed arguments: rare, `check_envelope` checks them
-            routes = tuple(self._route(route) for route in data["parameters"])
-            security = tuple(
-                tuple(self._scheme(scheme) for scheme in alternative)
-                for alternative in data["security"]
-            )
+            known = self._routes
+            routes = []
+            for route in data["parameters"]:
+                key = tuple(route.items()), tuple(map(type, route.values()))
+                found = known.get(key)
+                if found is None:
+                    found = _proven(
+                        known, key, route, _ROUTE_FAST, _route_problem, self._build_route
+                    )
+                routes.append(found)
+            known = self._schemes
+            security = []
+            for alternative in data["security"]:
+                schemes = []
+                for scheme in alternative:
+                    key = tuple(scheme.items())
+                    found = known.get(key)
+                    if found is None:
+                        found = _proven(
+                            known, key, scheme, _SCHEME_FAST, _scheme_problem, self._build_scheme
+                        )
+                    schemes.append(found)
+                security.append(tuple(schemes))
         except Exception:  # not proven: a part the fast path refused, or any doubt
             return None
-        return routes, security
-
-    def _route(self, route: Any) -> Any:
-        return _proven_part(self._routes, route, _ROUTE_FAST, _route_problem, self._build_route)
-
-    def _scheme(self, scheme: Any) -> Any:
-        return _proven_part(
-            self._schemes, scheme, _SCHEME_FAST, _scheme_problem, self._build_scheme
-        )
+        return tuple(routes), tuple(security)
 
 
-def _proven_part(
+def _proven(
     built: dict[Any, Any],
+    key: Any,
     part: Any,
     fast: Check | None,
     problem: Callable[[Any], object],
     build: Callable[[Any], Any],
 ) -> Any:
-    """The built object of a route or scheme (`part`), proven by its `fast` check and its
-    serving rules (`problem`) the first time it is seen.
+    """The built object of a route or scheme (`part`) seen for the first time, proven by its
+    `fast` check and its serving rules (`problem`), kept under `key`.
 
     Raises:
         ValueError: not proven (`check_envelope` then decides and words it).
     """
-    key = _key(part)
-    found = built.get(key)
-    if found is None:
-        if fast is None or not fast(part) or problem(part):
-            raise ValueError("not proven")
-        found = built[key] = build(part)
+    if fast is None or not fast(part) or problem(part):
+        raise ValueError("not proven")
+    found = built[key] = build(part)
     return found
 
 
