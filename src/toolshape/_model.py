@@ -361,10 +361,12 @@ class Plan:
         data: Mapping[str, Unchecked],
         copy: Callable[[Any], Any],
         parts: tuple[tuple[ParameterRoute, ...], Security] | None = None,
+        pending: Callable[[], None] | None = None,
     ) -> Plan:
         """The plan of checked plan data, `copy` applied to every container it keeps (a plans
         file parsed from text is the loader's own, so it keeps it as parsed); `parts` are its
-        routes and security alternatives when already built."""
+        routes and security alternatives when already built, `pending` the check of its
+        schemas its engine runs first (a plans file loaded lazily)."""
         if parts is None:
             parts = (
                 tuple(ParameterRoute.from_dict(p) for p in data["parameters"]),
@@ -407,6 +409,7 @@ class Plan:
         plan.security = parts[1]
         fixed = data["fixed"]
         plan.fixed = tuple(map(FixedArgument.from_dict, fixed)) if fixed else ()
+        plan._pending = pending
         return _frozen(cls, plan)
 
     def _canonical(self) -> str:
@@ -442,8 +445,10 @@ def _frozen(cls: type[Plan], plan: Any) -> Plan:
     """The `cls` of the fields stored in `plan` (a `_Building`): the same object `cls(...)`
     builds, made by giving the slots twin its class (every slot set first)."""
     if cls is not Plan or _UNFROZEN_PLAN is None:
-        return cls(**{name: getattr(plan, name) for name in _INIT_FIELDS})
-    plan._text = plan._engine = plan._pending = None
+        built = cls(**{name: getattr(plan, name) for name in _INIT_FIELDS})
+        object.__setattr__(built, "_pending", plan._pending)
+        return built
+    plan._text = plan._engine = None
     plan.__class__ = Plan
     return cast(Plan, plan)
 

@@ -216,23 +216,20 @@ def load_plans(
     plans = []
     names: set[str] = set()
     for index, item in enumerate(file["tools"]):
-        where = f"tools.{index}"
         proven = parts.proven(item) if parts is not None else None
         if proven is None:
             try:
                 check_envelope(item)
             except PlanDataError as error:
-                raise _at(where, error) from None
-        if item["name"] in names:
-            raise _refuse(f"{where}.name", f"repeats the tool name {item['name']!r}")
-        names.add(item["name"])
-        pending = checks.splice(item, where)
-        plan = Plan._from_data(item, _kept, proven)
-        if lazy:
-            object.__setattr__(plan, "_pending", pending)
-        else:
+                raise _at(f"tools.{index}", error) from None
+        name = item["name"]
+        if name in names:
+            raise _refuse(f"tools.{index}.name", f"repeats the tool name {name!r}")
+        names.add(name)
+        pending = checks.splice(item, index)
+        if not lazy:
             pending()
-        plans.append(plan)
+        plans.append(Plan._from_data(item, _kept, proven, pending if lazy else None))
     return PlanResult(
         tuple(plans),
         _errors(file["errors"]),
@@ -277,9 +274,10 @@ class _SchemaChecks:
             self.spliced[index] = spliced
         return spliced
 
-    def splice(self, item: JsonObject, where: str) -> Callable[[], None]:
+    def splice(self, item: JsonObject, index: int) -> Callable[[], None]:
         """Put the shared definitions in place of their keys in `item`'s schemas (the
         loader's own data, changed in place); the check of those schemas, to run later.
+        `index` is the tool's in the file (`tools.3`, worded only for a problem).
 
         Raises:
             PlanDataError: a `$defs` key that names no definition.
@@ -292,7 +290,10 @@ class _SchemaChecks:
             schema = item[field]
             defs = schema.get("$defs") if isinstance(schema, dict) else None
             if type(defs) is int:  # a group: every entry shared, named by its key
-                schema["$defs"] = self.group(defs, f"{where}.{field}.$defs")
+                spliced = self.spliced.get(defs)
+                if spliced is None:
+                    spliced = self.group(defs, f"tools.{index}.{field}.$defs")
+                schema["$defs"] = spliced
                 parts.append((field, schema, (), self.groups[defs]))
                 continue
             if not isinstance(defs, dict):
@@ -303,7 +304,7 @@ class _SchemaChecks:
             missing = [defs[name] for name in names if defs[name] not in self.definitions]
             if missing:
                 raise _refuse(
-                    f"{where}.{field}.$defs", f"names {missing[0]!r}, which is no definition"
+                    f"tools.{index}.{field}.$defs", f"names {missing[0]!r}, which is no definition"
                 )
             keys = [defs[name] for name in names]
             schema["$defs"] = {
@@ -314,12 +315,13 @@ class _SchemaChecks:
             parts.append((field, schema, own, keys))
 
         def check() -> None:
+            at = f"tools.{index}"
             for field, schema, own, keys in parts:
                 own_part = schema
                 if own is not None:
                     own_part = {**schema, "$defs": {n: schema["$defs"][n] for n in own}}
                 rules = rules_of(own_part)
-                check_schema_data(own_part, f"{where}.{field}")
+                check_schema_data(own_part, f"{at}.{field}")
                 for key in keys:
                     if (key, id(rules)) not in self.done:
                         check_schema_data(
