@@ -86,6 +86,30 @@ def test_equality_is_json_equality(one: Any, two: Any, same: bool) -> None:
     assert equal(one, two) is same
 
 
+@pytest.mark.parametrize(
+    ("items", "distinct"),
+    [
+        (["a", "a", 1], False),  # text and integers together: a set of them decides
+        (["a", 1, "1"], True),
+        ([1, 2, 1], False),
+        ([1, True], True),  # JSON's true is not 1
+        ([1, 1.0], False),  # 1 is 1.0
+        ([0, False, 0.0], False),
+        ([[1], [True]], True),
+        ([{"a": 1}, {"a": 1.0}], False),
+        ([], True),
+    ],
+)
+def test_unique_items_is_json_uniqueness(items: list[Any], distinct: bool) -> None:
+    """uniqueItems: the fast path's verdict is jsonschema's, wherever the set of the items'
+    classes sends it."""
+    schema = {"uniqueItems": True}
+    fast = compile_check(schema)
+    assert fast is not None
+    assert verdict(schema, items) is distinct
+    assert fast(items) is distinct
+
+
 SCALAR = st.one_of(
     st.none(),
     st.booleans(),

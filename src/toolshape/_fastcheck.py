@@ -78,12 +78,15 @@ def _key(value: Any) -> Any:
     raise TypeError(kind.__name__)
 
 
+_HASHED_EXACTLY = frozenset({str, int})
+
+
 def unique(items: list[Any]) -> bool:
     """`uniqueItems` with jsonschema's exact verdict, in O(n log n) at worst: its own sort-based
     check first; where items don't sort (objects, mixed types), the pairwise comparison it
     would fall back to, done by hashing keys that are equal exactly when `equal` is."""
     kinds = set(map(type, items))
-    if kinds <= {str} or kinds <= {int}:
+    if kinds <= _HASHED_EXACTLY:  # text and integers: a set of them is exact
         return len(set(items)) == len(items)
     try:
         ordered = sorted(_jsonschema_unbool(i) for i in items)
