@@ -412,6 +412,48 @@ def test_write_only_leaves_response_schemas() -> None:
     assert "id" in item["properties"]
 
 
+def test_operations_sharing_components_each_get_their_own_view() -> None:
+    """S16.6: in one document, an operation that reaches no `readOnly` property keeps its
+    definitions as written, one that does loses them, and one reaching both loses them too;
+    planned together or each alone, every tool is the same."""
+    plain = {"type": "object", "properties": {"note": {"type": "string"}}, "required": ["note"]}
+
+    def operation(name: str, *refs: str) -> dict[str, Any]:
+        properties = {ref.lower(): {"$ref": f"#/components/schemas/{ref}"} for ref in refs}
+        body = {"type": "object", "properties": properties}
+        return {
+            "operationId": name,
+            "requestBody": {"content": {"application/json": {"schema": body}}},
+            **json_response({"$ref": f"#/components/schemas/{refs[-1]}"}),
+        }
+
+    document = doc(components={"schemas": {"Item": ITEM, "Owner": OWNER, "Uid": UID}})
+    document["components"]["schemas"]["Plain"] = plain
+    document["paths"] = {
+        "/a": {"post": operation("plainOnly", "Plain")},
+        "/b": {"post": operation("itemOnly", "Item")},
+        "/c": {"post": operation("both", "Plain", "Item")},
+    }
+    together = {tool.name: tool for tool in plan_document(document, style="flat").tools}
+    for path, name in (("/a", "plainOnly"), ("/b", "itemOnly"), ("/c", "both")):
+        (alone,) = plan_operation(document, path, "post", style="flat")
+        assert together[name] == alone, name
+    assert together["plainOnly"].input_schema["$defs"]["Plain"] == plain
+    for name in ("itemOnly", "both"):
+        defs = together[name].input_schema["$defs"]
+        assert "id" not in defs["Item"]["properties"], name
+        assert "uid" not in defs["Owner"]["properties"], name
+        assert defs.get("Plain", plain) == plain, name
+        (note,) = [d for d in together[name].diagnostics if "request view" in d.message]
+        assert "`id`, `uid`" in note.message
+    assert not [d for d in together["plainOnly"].diagnostics if "request view" in d.message]
+    output = together["itemOnly"].output_schema
+    assert output is not None
+    item = output["$defs"]["Item"] if "Item" in output.get("$defs", {}) else output
+    assert "secret" not in item["properties"]
+    assert "id" in item["properties"]
+
+
 def test_the_second_check_uses_the_request_view() -> None:
     """S16.6, S6.3: an allOf body whose branch requires a readOnly `id` accepts calls without it."""
     body = {

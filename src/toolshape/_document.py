@@ -349,7 +349,7 @@ class DocumentReader:
 
     def _request_view(
         self, params: tuple[Parameter, ...], bodies: tuple[Body, ...], defs: Mapping[str, Schema]
-    ) -> tuple[tuple[Parameter, ...], tuple[Body, ...], dict[str, Schema], tuple[str, ...]]:
+    ) -> tuple[tuple[Parameter, ...], tuple[Body, ...], Mapping[str, Schema], tuple[str, ...]]:
         """S16.6: parameters, bodies and `$defs` without their `readOnly` properties."""
         view, names = self.request_view, {}
         new_params = []
@@ -362,10 +362,8 @@ class DocumentReader:
             schema, dropped = view.of(body.schema, defs)
             names.update(dict.fromkeys(dropped))
             new_bodies.append(dataclasses.replace(body, schema=schema))
-        new_defs = {}
-        for name, schema in defs.items():
-            new_defs[name], dropped = view.of(schema, defs)
-            names.update(dict.fromkeys(dropped))
+        new_defs, dropped = view.defs_of(defs)
+        names.update(dict.fromkeys(dropped))
         return tuple(new_params), tuple(new_bodies), new_defs, tuple(names)
 
     def _output(self, raw: RawOperation) -> tuple[Output | None, str | None]:
@@ -399,7 +397,7 @@ class DocumentReader:
                     if self.bundler.flags_seen:
                         view = self.response_view
                         schema = view.of(schema, defs)[0]
-                        defs = {name: view.of(s, defs)[0] for name, s in defs.items()}
+                        defs = view.defs_of(defs)[0]
                     return (
                         Output(schema, defs, self._declared_dialect(schema), code, media_type),
                         None,

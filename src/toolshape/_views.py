@@ -76,11 +76,40 @@ class View:
         self.flag = flag
         self.base64 = base64
         self._memo: dict[int, tuple[Unchecked, Unchecked, tuple[str, ...]]] = {}
+        self._changed: dict[str, tuple[Schema, tuple[str, ...]]] = {}
+        self._viewed: set[str] = set()
 
     def of(self, schema: Schema, defs: Mapping[str, Schema]) -> tuple[Schema, tuple[str, ...]]:
         """`schema` without the flagged properties (the same object when nothing changes), and
         the names of the properties left out, at any depth of it."""
         return self._view(schema, defs)
+
+    def defs_of(self, defs: Mapping[str, Schema]) -> tuple[Mapping[str, Schema], tuple[str, ...]]:
+        """A bundle's definitions in this view (`defs` itself when none changes), and the
+        names of the properties left out in them, in order.
+
+        A bundle holds one document's definitions by name (`_bundle`: one object per name), so
+        each definition is viewed once, the first time a bundle has it, and only those that
+        change are looked at again.
+        """
+        changed = self._changed
+        unseen = defs.keys() - self._viewed
+        for name in unseen:
+            schema = defs[name]
+            viewed, dropped = self._view(schema, defs)
+            if viewed is not schema:
+                changed[name] = (viewed, dropped)
+        self._viewed |= unseen
+        if changed.keys().isdisjoint(defs):
+            return defs, ()
+        out = dict(defs)
+        names: dict[str, None] = {}
+        for name in defs:
+            found = changed.get(name)
+            if found is not None:
+                out[name] = found[0]
+                names.update(dict.fromkeys(found[1]))
+        return out, tuple(names)
 
     def _view(
         self, node: Unchecked, defs: Mapping[str, Schema]
