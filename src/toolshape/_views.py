@@ -123,7 +123,13 @@ class View:
         properties = node.get("properties")
         dropped: list[str] = []
         if properties.__class__ is dict or is_map(properties):
-            dropped = [n for n, s in properties.items() if flagged(s, self.flag, defs)]
+            flag = self.flag
+            for n, s in properties.items():
+                if s.__class__ is dict and "allOf" not in s and (len(s) != 1 or "$ref" not in s):
+                    if s.get(flag) is True:  # no reference to follow, no branch: `flagged`
+                        dropped.append(n)
+                elif flagged(s, flag, defs):
+                    dropped.append(n)
         names: dict[str, None] = dict.fromkeys(dropped)
         for key, value in node.items():
             new = value
@@ -133,7 +139,8 @@ class View:
                     if key == "properties" and k in dropped:
                         continue
                     kept[k], inner = self._view(v, defs)
-                    names.update(dict.fromkeys(inner))
+                    if inner:
+                        names.update(dict.fromkeys(inner))
                 if len(kept) != len(value) or any(kept[k] is not value[k] for k in kept):
                     new = kept
             elif (key in _LIST or key == "items") and isinstance(value, list):
@@ -141,12 +148,14 @@ class View:
                 for v in value:
                     item, inner = self._view(v, defs)
                     items.append(item)
-                    names.update(dict.fromkeys(inner))
+                    if inner:
+                        names.update(dict.fromkeys(inner))
                 if any(a is not b for a, b in zip(items, value, strict=True)):
                     new = items
             elif key in _ONE:
                 new, inner = self._view(value, defs)
-                names.update(dict.fromkeys(inner))
+                if inner:
+                    names.update(dict.fromkeys(inner))
             elif dropped and key == "required" and isinstance(value, list):
                 new = [n for n in value if n not in dropped]
             elif dropped and key == "dependentRequired" and is_map(value):
