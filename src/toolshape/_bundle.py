@@ -28,7 +28,7 @@ from toolshape._dialects import DRAFT2020_12, dialect_of
 from toolshape._errors import PlanErrorKind
 from toolshape._json import Unchecked, is_map
 from toolshape._limits import EXPANSION, EXPANSION_FLOOR, MAX_DATA_DEPTH, MAX_DEPTH
-from toolshape._metaschema import RULES, UNPLANNED_DIALECTS, WANTS, Rule
+from toolshape._metaschema import ACCEPTED, RULES, UNPLANNED_DIALECTS, WANTS, Rule
 from toolshape._pointers import (
     DATA,
     SCHEMA_LIST,
@@ -103,10 +103,15 @@ _KIND: dict[str, str] = {
     ),
 }
 _SCALARS = frozenset({str, int, float, bool, type(None)})
-_UNKNOWN: tuple[str | None, Rule | None] = (None, None)
-#: Per dialect, each keyword's kind and meta-schema rule, in one lookup.
-_TABLES: dict[str, dict[str, tuple[str | None, Rule | None]]] = {
-    dialect: {key: (_KIND.get(key), rules.get(key)) for key in {*_KIND, *rules}}
+_UNKNOWN: tuple[str | None, Rule | None, type | None] = (None, None, None)
+#: Per dialect, each keyword's kind, meta-schema rule and the class that rule surely accepts,
+#: in one lookup.
+_TABLES: dict[str, dict[str, tuple[str | None, Rule | None, type | None]]] = {
+    dialect: {
+        key: (_KIND.get(key), rule, ACCEPTED.get(rule) if rule else None)
+        for key in {*_KIND, *rules}
+        for rule in (rules.get(key),)
+    }
     for dialect, rules in RULES.items()
 }
 
@@ -456,8 +461,13 @@ class Bundler:
         deeper = depth + 1
         scalars = _SCALARS
         for key, value in node.items():
-            kind, rule = table.get(key, _UNKNOWN)
-            if rule is not None and not rule(value) and not self._converted(key, value):
+            kind, rule, accepted = table.get(key, _UNKNOWN)
+            if (
+                rule is not None
+                and value.__class__ is not accepted
+                and not rule(value)
+                and not self._converted(key, value)
+            ):
                 fail(
                     "schema",
                     f"`{key}` at `{render(pointer)}` is {_shown(value)}, but the JSON Schema "
@@ -519,7 +529,7 @@ class Bundler:
             else:
                 out[key] = value
         converted = convert_30(out) if self.is_30 else repair_31(out)
-        if (
+        if not self.flags_seen and (
             out.get("readOnly") is True
             or out.get("writeOnly") is True
             or out.get("format") == "binary"

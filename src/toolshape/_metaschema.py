@@ -115,6 +115,16 @@ def _vocabulary(value: Any) -> bool:
     return is_map(value) and all(isinstance(v, bool) for v in value.values())
 
 
+#: The class of JSON value each rule accepts whole: a value of it is asked nothing more.
+ACCEPTED: Mapping[Rule, type] = {
+    _string: str,
+    _boolean: bool,
+    _array: list,
+    _object: dict,
+    _schema: dict,
+    _schema_map: dict,
+}
+
 #: What each rule asks for, in the words of the error message.
 WANTS: Mapping[Rule, str] = {
     _number: "a number",
