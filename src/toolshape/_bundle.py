@@ -193,6 +193,7 @@ class Bundler:
         self._names: dict[str, str] = {}
         self._taken: set[str] = set()
         self._defs: dict[str, tuple[Schema, tuple[str, ...]]] = {}
+        self._schemas: dict[str, Schema] = {}  # each converted definition, by name
         self._def_pointer: dict[str, str] = {}
         self._alias_checked: set[str] = set()
         self._reaches: dict[str, tuple[str, ...]] = {}
@@ -316,6 +317,7 @@ class Bundler:
             schema = self.schema(target, pointer, refs, self._dialect_at(pointer))
             cached = (schema, tuple(dict.fromkeys(refs)))
             self._defs[name] = cached
+            self._schemas[name] = schema
         return cached
 
     def _dialect_at(self, pointer: str) -> str:
@@ -340,12 +342,11 @@ class Bundler:
         out = self._bundles.get(key)
         if out is None:  # many operations reach the same components: bundled once, shared
             out = {}
+            schemas = self._schemas  # every definition a reach names is converted
             for name in key:
-                if name in out:
-                    continue
-                for reached in self._reach(name):
-                    if reached not in out:
-                        out[reached] = self.definition(reached)[0]
+                if name not in out:  # a name already in keeps its place (first reached)
+                    reach = self._reach(name)
+                    out.update(zip(reach, map(schemas.__getitem__, reach), strict=True))
             self._bundles[key] = out
         return out
 
@@ -356,16 +357,19 @@ class Bundler:
         if found is None:
             seen: dict[str, None] = {}
             queue = deque([name])
+            known = self._defs
             while queue:
                 current = queue.popleft()
                 if current in seen:
                     continue
                 seen[current] = None
-                queue.extend(n for n in self.definition(current)[1] if n not in seen)
+                converted = known.get(current) or self.definition(current)
+                queue.extend(n for n in converted[1] if n not in seen)
             found = self._reaches[name] = tuple(seen)
-            defs = {n: self.definition(n)[0] for n in found}
-            for reached in found:
-                if reached not in self._alias_checked:
+            unchecked = [n for n in found if n not in self._alias_checked]
+            if unchecked:
+                defs = dict(zip(found, map(self._schemas.__getitem__, found), strict=True))
+                for reached in unchecked:
                     self._check_alias_cycle(reached, defs)
                     self._alias_checked.add(reached)
         return found

@@ -356,12 +356,15 @@ class DocumentReader:
         for param in params:
             schema, dropped = view.of(param.schema, defs)
             names.update(dict.fromkeys(dropped))
-            new_params.append(dataclasses.replace(param, schema=schema))
+            changed = schema is not param.schema
+            new_params.append(dataclasses.replace(param, schema=schema) if changed else param)
         new_bodies = []
         for body in bodies:
             schema, dropped = view.of(body.schema, defs)
             names.update(dict.fromkeys(dropped))
-            new_bodies.append(dataclasses.replace(body, schema=schema))
+            new_bodies.append(
+                dataclasses.replace(body, schema=schema) if schema is not body.schema else body
+            )
         new_defs, dropped = view.defs_of(defs)
         names.update(dict.fromkeys(dropped))
         return tuple(new_params), tuple(new_bodies), new_defs, tuple(names)
