@@ -672,7 +672,12 @@ class Bundler:
                 continue
             seen.add(id(node))
             children = node.values() if is_map(node) else node
-            stack.extend((c, depth + 1) for c in children if isinstance(c, (Mapping, list)))
+            scalars = _SCALARS  # most data is text and numbers: no ABC asked about them
+            stack.extend(
+                (c, depth + 1)
+                for c in children
+                if c.__class__ not in scalars and isinstance(c, (Mapping, list))
+            )
 
 
 def _unquote(text: str) -> str:

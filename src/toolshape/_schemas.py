@@ -121,13 +121,19 @@ def flat_parts(
     names: list[tuple[Channel, list[str]]] = []
     for channel in NESTED_ORDER:
         if channel == "body":
-            names.append(("body", [aliases.get(("body", n), n) for n in body_properties]))
-            for name, schema in body_properties.items():
-                properties.setdefault(aliases.get(("body", name), name), schema)
-            for name in body_required:
-                advertised = aliases.get(("body", name), name)
-                if advertised not in required:
-                    required.append(advertised)
+            if aliases:
+                advertised = [aliases.get(("body", n), n) for n in body_properties]
+                wanted = [aliases.get(("body", n), n) for n in body_required]
+            else:  # nearly always: every body property under its own name
+                advertised, wanted = list(body_properties), list(body_required)
+            names.append(("body", advertised))
+            for name, schema in zip(advertised, body_properties.values(), strict=True):
+                properties.setdefault(name, schema)
+            taken = set(required)
+            for name in wanted:
+                if name not in taken:
+                    required.append(name)
+                    taken.add(name)
             continue
         members = [p for p in params if p.channel == channel]
         advertised_names = [
