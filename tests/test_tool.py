@@ -454,6 +454,38 @@ def test_operations_sharing_components_each_get_their_own_view() -> None:
     assert "id" in item["properties"]
 
 
+@pytest.mark.parametrize("openapi", ["3.0.3", "3.1.0"])
+def test_read_only_leaves_shared_sub_objects_wherever_they_are(openapi: str) -> None:
+    """S16.6, S14.4: one sub-object written in two places (as a YAML anchor gives it) loses its
+    `readOnly` property in both, also where it is the only flagged thing in its parent."""
+    shared = {
+        "type": "object",
+        "properties": {"id": {"type": "string", "readOnly": True}, "x": {"type": "string"}},
+        "required": ["id", "x"],
+    }
+    body = {
+        "type": "object",
+        "properties": {
+            "first": shared,
+            "second": {"type": "object", "properties": {"inner": shared, "n": {"type": "integer"}}},
+            "plain": {"type": "object", "properties": {"y": {"type": "string"}}},
+        },
+    }
+    document = doc(
+        {"requestBody": {"content": {"application/json": {"schema": body}}}},
+        method="post",
+        openapi=openapi,
+    )
+    schema = one(document, style="flat").input_schema
+    for item in (
+        schema["properties"]["first"],
+        schema["properties"]["second"]["properties"]["inner"],
+    ):
+        assert list(item["properties"]) == ["x"]
+        assert item["required"] == ["x"]
+    assert schema["properties"]["plain"] == body["properties"]["plain"]
+
+
 def test_the_second_check_uses_the_request_view() -> None:
     """S16.6, S6.3: an allOf body whose branch requires a readOnly `id` accepts calls without it."""
     body = {

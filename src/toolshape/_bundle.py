@@ -204,9 +204,13 @@ class Bundler:
         self.slow_seen = False
         """A pattern with nested quantifiers was met (S13.3)."""
         self.flags_seen = False
+        """A `readOnly: true` or `writeOnly: true` was met (S16.6)."""
         self.odd_names_seen = False
         """S19.2: some `properties` key converted so far is not a portable name."""
-        """A `readOnly: true` or `writeOnly: true` was met (S16.6)."""
+        self.clean: dict[int, Schema] = {}
+        """Every converted schema (by `id`, kept alive here) with no reference and no view
+        flag anywhere in it: no view changes it (S16.6, S17.5)."""
+        self._flags = 0  # view flags met so far: a subtree that adds none has none
         self._patterns: dict[str, str] = {}
         components = document.get("components")
         schemas = components.get("schemas") if is_map(components) else None
@@ -447,6 +451,8 @@ class Bundler:
         if seen is not None:
             self._shared = True
             refs.extend(seen[2])
+            if self.clean.get(id(seen[1])) is not seen[1]:
+                self._flags += 1  # what holds it is not clean either
             return seen[1]
         if depth > MAX_DEPTH:
             fail(
@@ -460,7 +466,7 @@ class Bundler:
         if declared is not None and isinstance(declared, str):
             dialect = self._dialect(declared, pointer, dialect)
         table = _TABLES.get(dialect) or _TABLES[DRAFT2020_12]
-        start = len(refs)
+        start, flags = len(refs), self._flags
         out: dict[str, Unchecked] = {}
         deeper = depth + 1
         scalars = _SCALARS
@@ -533,13 +539,14 @@ class Bundler:
             else:
                 out[key] = value
         converted = convert_30(out) if self.is_30 else repair_31(out)
-        if not self.flags_seen and (
+        if (
             out.get("readOnly") is True
             or out.get("writeOnly") is True
             or out.get("format") == "binary"
             or "contentMediaType" in out
         ):
             self.flags_seen = True  # S16.6, S17.5: only then are request and response views made
+            self._flags += 1
         if "$id" in out and len(refs) > start:
             fail(
                 "reference",
@@ -549,6 +556,8 @@ class Bundler:
                 "S1.2",
             )
         memo[id(node)] = (node, converted, tuple(refs[start:]))
+        if len(refs) == start and self._flags == flags:
+            self.clean[id(converted)] = converted
         return converted
 
     def _converted(self, key: str, value: Unchecked) -> bool:

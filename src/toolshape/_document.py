@@ -119,8 +119,8 @@ class DocumentReader:
         self.bundler = Bundler(document, is_30=self.is_30, dialect=self.default_dialect)
         self.outputs = outputs
         """S16.3: read each operation's success response for its output schema."""
-        self.request_view = View("readOnly", base64=True)
-        self.response_view = View("writeOnly")
+        self.request_view = View("readOnly", base64=True, clean=self.bundler.clean)
+        self.response_view = View("writeOnly", clean=self.bundler.clean)
         self._schemes: dict[str, SecurityScheme | Problem] = {}
         self.deep_names = DeepNames(lambda: self.bundler.odd_names_seen)
         """S19.2: what each bundled definition holds that no alias reaches, found once."""

@@ -72,9 +72,13 @@ class View:
     shared definitions are made once. With `base64`, binary strings become base64 strings too
     (S17.5: the request view, since a model can only send text)."""
 
-    def __init__(self, flag: Flag, *, base64: bool = False) -> None:
+    def __init__(
+        self, flag: Flag, *, base64: bool = False, clean: Mapping[int, Schema] | None = None
+    ) -> None:
         self.flag = flag
         self.base64 = base64
+        self.clean: Mapping[int, Schema] = {} if clean is None else clean
+        """Schemas (by `id`) known to hold no reference and no flag: their view is themselves."""
         self._memo: dict[int, tuple[Unchecked, Unchecked, tuple[str, ...]]] = {}
         self._changed: dict[str, tuple[Schema, tuple[str, ...]]] = {}
         self._viewed: set[str] = set()
@@ -114,7 +118,7 @@ class View:
     def _view(
         self, node: Unchecked, defs: Mapping[str, Schema]
     ) -> tuple[Unchecked, tuple[str, ...]]:
-        if not is_map(node):
+        if not is_map(node) or self.clean.get(id(node)) is node:
             return node, ()
         seen = self._memo.get(id(node))
         if seen is not None:
