@@ -463,7 +463,7 @@ def test_read_only_leaves_shared_sub_objects_wherever_they_are(openapi: str) -> 
         "properties": {"id": {"type": "string", "readOnly": True}, "x": {"type": "string"}},
         "required": ["id", "x"],
     }
-    body = {
+    body: dict[str, Any] = {
         "type": "object",
         "properties": {
             "first": shared,

@@ -283,6 +283,7 @@ class Parts:
         self._build_scheme = scheme
         self._routes: dict[Any, Any] = {}
         self._schemes: dict[Any, Any] = {}
+        self._requirements: dict[Any, Any] = {}
 
     def proven(self, data: Any) -> tuple[tuple[Any, ...], tuple[tuple[Any, ...], ...]] | None:
         """The built routes and security alternatives of plan data the fast paths prove as
@@ -301,22 +302,32 @@ class Parts:
                         known, key, route, _ROUTE_FAST, _route_problem, self._build_route
                     )
                 routes.append(found)
-            known = self._schemes
-            security = []
-            for alternative in data["security"]:
-                schemes = []
-                for scheme in alternative:
-                    key = tuple(scheme.items())
-                    found = known.get(key)
-                    if found is None:
-                        found = _proven(
-                            known, key, scheme, _SCHEME_FAST, _scheme_problem, self._build_scheme
-                        )
-                    schemes.append(found)
-                security.append(tuple(schemes))
+            # An API's tools repeat whole security requirements: one key for all of them.
+            alternatives = data["security"]
+            whole = tuple([tuple(map(tuple, map(dict.items, a))) for a in alternatives])
+            security = self._requirements.get(whole)
+            if security is None:
+                known = self._schemes
+                built = []
+                for alternative, keys in zip(alternatives, whole, strict=True):
+                    schemes = []
+                    for scheme, items in zip(alternative, keys, strict=True):
+                        found = known.get(items)
+                        if found is None:
+                            found = _proven(
+                                known,
+                                items,
+                                scheme,
+                                _SCHEME_FAST,
+                                _scheme_problem,
+                                self._build_scheme,
+                            )
+                        schemes.append(found)
+                    built.append(tuple(schemes))
+                security = self._requirements[whole] = tuple(built)
         except Exception:  # not proven: a part the fast path refused, or any doubt
             return None
-        return tuple(routes), tuple(security)
+        return tuple(routes), security
 
 
 def _proven(
