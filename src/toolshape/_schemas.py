@@ -127,8 +127,14 @@ def flat_parts(
             else:  # nearly always: every body property under its own name
                 advertised, wanted = list(body_properties), list(body_required)
             names.append(("body", advertised))
-            for name, schema in zip(advertised, body_properties.values(), strict=True):
-                properties.setdefault(name, schema)
+            if aliases:
+                for name, schema in zip(advertised, body_properties.values(), strict=True):
+                    properties.setdefault(name, schema)
+            else:  # names as declared, each once: merged in C, earlier channels keeping theirs
+                body = dict(body_properties)
+                for name in properties.keys() & body.keys():
+                    del body[name]
+                properties.update(body)
             taken = set(required)
             for name in wanted:
                 if name not in taken:
