@@ -36,6 +36,53 @@ def test_path_item_parameters_merge_and_operation_wins() -> None:
     assert schema["properties"] == {"storeId": {"type": "string"}, "limit": {"type": "integer"}}
 
 
+def test_a_shared_parameter_is_read_alike_for_every_operation() -> None:
+    """S1.1: a parameter component and a path's parameters, shared by several operations,
+    give each operation the same parameter as planning it alone does; a broken component is
+    an error of every operation that uses it, not only of the first."""
+    page = {"$ref": "#/components/parameters/Page"}
+    broken = {"$ref": "#/components/parameters/Broken"}
+    document: dict[str, Any] = {
+        "openapi": "3.0.3",
+        "info": {"title": "t", "version": "1"},
+        "paths": {
+            "/a/{id}": {
+                "parameters": [
+                    {"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}
+                ],
+                "get": {"operationId": "getA", "parameters": [page]},
+                "delete": {"operationId": "deleteA", "parameters": [page]},
+            },
+            "/b": {
+                "get": {"operationId": "getB", "parameters": [page, broken]},
+                "put": {"operationId": "putB", "parameters": [broken]},
+            },
+        },
+        "components": {
+            "parameters": {
+                "Page": {
+                    "name": "page",
+                    "in": "query",
+                    "description": "Which page",
+                    "schema": {"$ref": "#/components/schemas/Count", "nullable": True},
+                },
+                "Broken": {"name": "x", "in": "body", "schema": {"type": "string"}},
+            },
+            "schemas": {"Count": {"type": "integer", "minimum": 1}},
+        },
+    }
+    result = plan_document(document, style="flat")
+    assert sorted(plan.name for plan in result.tools) == ["deleteA", "getA"]
+    assert sorted(error.tool or "" for error in result.errors) == ["getB", "putB"]
+    assert all("`in` 'body'" in error.message for error in result.errors)
+    for plan in result.tools:
+        path = "/a/{id}"
+        (alone,) = plan_operation(document, path, plan.method.lower(), style="flat")
+        assert plan == alone
+        assert plan.input_schema["properties"]["page"]["description"] == "Which page"
+        assert "Count" in plan.input_schema["$defs"]
+
+
 def test_ref_parameters_and_request_bodies_are_resolved() -> None:
     """S1.1, S1.3: $ref parameters and request bodies resolve; a $ref-only body is its target."""
     doc = make_document(None, [{"$ref": "#/components/parameters/Store"}])

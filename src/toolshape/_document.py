@@ -122,6 +122,9 @@ class DocumentReader:
         self.request_view = View("readOnly", base64=True, clean=self.bundler.clean)
         self.response_view = View("writeOnly", clean=self.bundler.clean)
         self._schemes: dict[str, SecurityScheme | Problem] = {}
+        self._parameters_read: dict[
+            tuple[int, str], tuple[Unchecked, Parameter | None, tuple[str, ...]]
+        ] = {}
         self.deep_names = DeepNames(lambda: self.bundler.odd_names_seen)
         """S19.2: what each bundled definition holds that no alias reaches, found once."""
         self._document_security: Security | Problem | None = None
@@ -461,9 +464,23 @@ class DocumentReader:
         return tuple(merged.values())
 
     def _parameter(self, entry: Unchecked, pointer: str, refs: list[str]) -> Parameter | None:
+        """One parameter, read once per place in the document: a component or a path's
+        parameter shared by many operations is read (and its schema converted) the first
+        time, then handed out again with the references it made."""
         node = self.bundler.follow(entry, pointer)
         if is_map(entry) and isinstance(entry.get("$ref"), str):
             pointer = self.bundler.pointer_of(entry["$ref"])
+        key = (id(node), pointer)
+        read = self._parameters_read.get(key)
+        if read is None or read[0] is not node:
+            start = len(refs)
+            param = self._read_parameter(node, pointer, refs)
+            read = self._parameters_read[key] = (node, param, tuple(refs[start:]))
+        else:
+            refs.extend(read[2])
+        return read[1]
+
+    def _read_parameter(self, node: Unchecked, pointer: str, refs: list[str]) -> Parameter | None:
         if not is_map(node):
             fail("parameter", f"the parameter at `{pointer}` is a {kind_of(node)}, not a mapping")
         name, where = node.get("name"), node.get("in")
