@@ -141,16 +141,18 @@ def flat_parts(
                     required.append(name)
                     taken.add(name)
             continue
-        members = [p for p in params if p.channel == channel]
-        advertised_names = [
-            aliases.get((channel, argument_name(p, header_names)), argument_name(p, header_names))
-            for p in members
-        ]
-        names.append((channel, advertised_names))
-        for p, name in zip(members, advertised_names, strict=True):
+        advertised_names: list[str] = []
+        for p in params:
+            if p.channel != channel:
+                continue
+            name = argument_name(p, header_names)
+            if aliases:
+                name = aliases.get((channel, name), name)
+            advertised_names.append(name)
             properties.setdefault(name, argument_schema(p))
             if p.required and name not in required:
                 required.append(name)
+        names.append((channel, advertised_names))
     return properties, required, names
 
 
