@@ -280,3 +280,51 @@ def test_nothing_is_ever_retrieved(monkeypatch: pytest.MonkeyPatch) -> None:
     )
     result = plan_document(doc, style="flat")
     assert [e.kind for e in result.errors] == ["reference"]
+
+
+@pytest.mark.parametrize(
+    ("pointer", "walked"),
+    [
+        ("/components/schemas/A", True),
+        ("/components/schemas/a~1b", True),
+        ("/components/schemas/t~0n", True),
+        ("/components/schemas/t~01", True),
+        ("/components/schemas/", True),
+        ("/components/schemas/List/items/1", True),
+        ("/components/schemas/List/items/01", True),
+        ("/components/schemas/Null", True),
+        ("/components/schemas/List/items/-1", False),  # the resolver's own reading
+        ("/components/schemas/List/items/9", False),
+        ("/components/schemas/pct%25", False),  # the resolver decodes `%` once more
+        ("/components/schemas/missing", False),
+        ("/components/schemas/A/type/0", False),  # text indexed as a sequence
+    ],
+)
+def test_the_plain_pointer_walk_finds_what_the_resolver_finds(pointer: str, walked: bool) -> None:
+    """S1.2: where the bundler walks a pointer itself it finds exactly what `referencing`
+    finds in the same document; anything else is left to the resolver."""
+    from referencing import Registry, Resource
+    from referencing.exceptions import PointerToNowhere, Unresolvable
+
+    from toolshape._bundle import _NOWHERE, Bundler
+    from toolshape._dialects import DRAFT2020_12
+
+    schemas = {
+        "A": {"type": "string"},
+        "a/b": {"type": "integer"},
+        "t~n": {"type": "boolean"},
+        "t~1": {"type": "null"},
+        "": {"type": "number"},
+        "List": {"items": [{"type": "string"}, {"type": "integer"}]},
+        "Null": None,
+        "pct%": {"type": "object"},
+        "pct%25": {"type": "array"},
+    }
+    document = {"openapi": "3.1.0", "components": {"schemas": schemas}}
+    found = Bundler(document, is_30=False, dialect=DRAFT2020_12)._plain(pointer)
+    resolver = Registry().with_resource("urn:x", Resource.opaque(document)).resolver("urn:x")
+    try:
+        expected = resolver.lookup("#" + pointer).contents
+    except (PointerToNowhere, Unresolvable, ValueError, LookupError):
+        expected = _NOWHERE
+    assert found is (expected if walked else _NOWHERE), (found, expected)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections import deque
 from collections.abc import Iterable, Mapping
-from typing import NoReturn
+from typing import Any, NoReturn
 from urllib.parse import unquote
 
 from referencing import Registry, Resource
@@ -114,6 +114,10 @@ _TABLES: dict[str, dict[str, tuple[str | None, Rule | None, type | None]]] = {
     }
     for dialect, rules in RULES.items()
 }
+
+
+#: `Bundler._plain` found nothing (None is a value a pointer may name).
+_NOWHERE: Any = object()
 
 
 class Problem(Exception):
@@ -240,6 +244,10 @@ class Bundler:
     def lookup(self, pointer: str, ref: str) -> Unchecked:
         """What `pointer` names in the document (following `$ref`s met on the way)."""
         if pointer not in self._targets:
+            found = self._plain(pointer)
+            if found is not _NOWHERE:  # what the resolver finds, found without it
+                self._targets[pointer] = found
+                return found
             try:
                 self._targets[pointer] = self._resolver.lookup("#" + pointer).contents
             except (PointerToNowhere, Unresolvable, ValueError, LookupError):
@@ -256,6 +264,28 @@ class Bundler:
                 finally:
                     self._resolving.discard(pointer)
         return self._targets[pointer]
+
+    def _plain(self, pointer: str) -> Unchecked:
+        """What `pointer` names when every step is a key of an object or a decimal index of an
+        array, as `referencing` walks the (opaque) document; `_NOWHERE` for anything else,
+        which the resolver then decides (a `%` it would decode, a step through a `$ref`)."""
+        if "%" in pointer:
+            return _NOWHERE
+        node: Unchecked = self.document
+        for raw in pointer.split("/")[1:]:
+            if node.__class__ is dict:
+                segment = raw.replace("~1", "/").replace("~0", "~") if "~" in raw else raw
+                if segment not in node:
+                    return _NOWHERE
+                node = node[segment]
+            elif node.__class__ is list and raw.isascii() and raw.isdigit():
+                index = int(raw)
+                if index >= len(node):
+                    return _NOWHERE
+                node = node[index]
+            else:
+                return _NOWHERE
+        return node
 
     def _walk_through_refs(self, pointer: str, ref: str) -> Unchecked:
         """A pointer that passes through a `$ref` on its way (found in real documents):
