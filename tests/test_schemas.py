@@ -6,6 +6,8 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from jsonschema import validators
 
 from tests.conftest import STORE_BODY, make_document, only_path, spec_example
@@ -290,3 +292,35 @@ def test_returned_schema_is_a_copy(store: dict[str, Any]) -> None:
     schema["properties"]["query"]["type"] = "integer"
     schema["required"].clear()
     assert tool.input_schema == spec_example("Flat inputSchema")
+
+
+_KEYWORDS = [
+    "type",
+    "nullable",
+    "example",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "minimum",
+    "maximum",
+    "$recursiveAnchor",
+    "enum",
+    "format",
+    "description",
+]
+_VALUES = [True, False, "file", "string", 3, None, ["a"], "x"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.sampled_from(_KEYWORDS), st.sampled_from(_VALUES), max_size=5))
+def test_a_schema_without_the_keywords_a_conversion_reads_is_left_alone(
+    schema: dict[str, Any],
+) -> None:
+    """S1.4: the bundler skips `convert_30` / `repair_31` for a schema with none of the
+    keywords they read (`CONVERTED_30`, `REPAIRED_31`): for such a schema each step returns it
+    unchanged, so skipping is the same as running it."""
+    from toolshape._convert import CONVERTED_30, REPAIRED_31, convert_30, repair_31
+
+    if CONVERTED_30.isdisjoint(schema) and schema.get("type") != "file":
+        assert convert_30(dict(schema)) == schema
+    if REPAIRED_31.isdisjoint(schema):
+        assert repair_31(dict(schema)) == schema

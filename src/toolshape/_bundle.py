@@ -23,7 +23,7 @@ from referencing import Registry, Resource
 from referencing.exceptions import PointerToNowhere, Unresolvable
 
 from toolshape._aliases import PORTABLE_KEY
-from toolshape._convert import convert_30, repair_31
+from toolshape._convert import CONVERTED_30, REPAIRED_31, convert_30, repair_31
 from toolshape._dialects import DRAFT2020_12, dialect_of
 from toolshape._errors import PlanErrorKind
 from toolshape._json import Unchecked, is_map
@@ -115,6 +115,9 @@ _TABLES: dict[str, dict[str, tuple[str | None, Rule | None, type | None]]] = {
     for dialect, rules in RULES.items()
 }
 
+
+#: The keywords that can make a schema something a view changes (S16.6, S17.5).
+_VIEW_FLAGS = frozenset({"readOnly", "writeOnly", "format", "contentMediaType"})
 
 #: `Bundler._plain` found nothing (None is a value a pointer may name).
 _NOWHERE: Any = object()
@@ -568,8 +571,13 @@ class Bundler:
                 )
             else:
                 out[key] = value
-        converted = convert_30(out) if self.is_30 else repair_31(out)
-        if (
+        # Most schemas have none of the keywords either step reads: those are kept as they are.
+        if self.is_30:
+            changes = not CONVERTED_30.isdisjoint(out) or out.get("type") == "file"
+            converted = convert_30(out) if changes else out
+        else:
+            converted = out if REPAIRED_31.isdisjoint(out) else repair_31(out)
+        if not _VIEW_FLAGS.isdisjoint(out) and (
             out.get("readOnly") is True
             or out.get("writeOnly") is True
             or out.get("format") == "binary"

@@ -23,6 +23,13 @@ def repair_exclusive(out: dict[str, Unchecked]) -> None:
                 out[flag] = out.pop(bound)
 
 
+#: The keywords `repair_31` reads: a schema with none of them is left as it is.
+REPAIRED_31 = frozenset({"exclusiveMinimum", "exclusiveMaximum", "$recursiveAnchor"})
+#: The keywords `convert_30` reads beside `type: file`: a schema with none of them (and another
+#: `type`) is left as it is.
+CONVERTED_30 = frozenset({"exclusiveMinimum", "exclusiveMaximum", "example", "nullable"})
+
+
 def repair_31(out: dict[str, Unchecked]) -> dict[str, Unchecked]:
     """S1.4: a 3.1 schema as written, but for the 3.0 boolean bounds found in real documents."""
     if isinstance(out.get("exclusiveMinimum"), bool) or isinstance(
