@@ -79,6 +79,10 @@ def template_variables(path: str) -> list[str]:
     return _VARIABLE.findall(template)
 
 
+#: S16.3: a success status code.
+_SUCCESS = re.compile(r"2\d\d")
+
+
 class DocumentReader:
     """Reads the operations of one document (S1)."""
 
@@ -378,7 +382,7 @@ class DocumentReader:
         responses = raw.node.get("responses")
         if not is_map(responses):
             return None, None
-        codes = sorted(str(k) for k in responses if re.fullmatch(r"2\d\d", str(k)))
+        codes = sorted(str(k) for k in responses if _SUCCESS.fullmatch(str(k)))
         codes += [str(k) for k in responses if str(k).upper() == "2XX"]
         for code in codes:
             key = code if code in responses else next(k for k in responses if str(k) == code)

@@ -81,6 +81,9 @@ class View:
         """Schemas (by `id`) known to hold no reference and no flag: their view is themselves."""
         self._memo: dict[int, tuple[Unchecked, Unchecked, tuple[str, ...]]] = {}
         self._changed: dict[str, tuple[Schema, tuple[str, ...]]] = {}
+        self._bundles: dict[
+            int, tuple[Mapping[str, Schema], Mapping[str, Schema], tuple[str, ...]]
+        ] = {}
         self._viewed: set[str] = set()
 
     def of(self, schema: Schema, defs: Mapping[str, Schema]) -> tuple[Schema, tuple[str, ...]]:
@@ -96,6 +99,9 @@ class View:
         each definition is viewed once, the first time a bundle has it, and only those that
         change are looked at again.
         """
+        known = self._bundles.get(id(defs))
+        if known is not None and known[0] is defs:  # one bundle, many operations
+            return known[1], known[2]
         changed = self._changed
         unseen = defs.keys() - self._viewed
         for name in unseen:
@@ -104,15 +110,16 @@ class View:
             if viewed is not schema:
                 changed[name] = (viewed, dropped)
         self._viewed |= unseen
-        if changed.keys().isdisjoint(defs):
-            return defs, ()
-        out = dict(defs)
+        hit = changed.keys() & defs.keys()
+        out: Mapping[str, Schema] = defs
         names: dict[str, None] = {}
-        for name in defs:
-            found = changed.get(name)
-            if found is not None:
-                out[name] = found[0]
-                names.update(dict.fromkeys(found[1]))
+        if hit:
+            copy = dict(defs)
+            for name in [name for name in defs if name in hit]:  # in the bundle's order
+                copy[name], dropped = changed[name]
+                names.update(dict.fromkeys(dropped))
+            out = copy
+        self._bundles[id(defs)] = (defs, out, tuple(names))  # keeps `defs` (and its id)
         return out, tuple(names)
 
     def _view(
