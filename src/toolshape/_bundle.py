@@ -201,6 +201,7 @@ class Bundler:
         self._taken: set[str] = set()
         self._defs: dict[str, tuple[Schema, tuple[str, ...]]] = {}
         self._schemas: dict[str, Schema] = {}  # each converted definition, by name
+        self._dialects: dict[str, str] = {}  # the dialect under each parent pointer (S1.7)
         self._def_pointer: dict[str, str] = {}
         self._alias_checked: set[str] = set()
         self._reaches: dict[str, tuple[str, ...]] = {}
@@ -359,17 +360,22 @@ class Bundler:
 
     def _dialect_at(self, pointer: str) -> str:
         """S1.7: the dialect in effect at `pointer`: the nearest `$schema` on the way there
-        (a definition inside a draft-07 schema is read as draft-07), else the document's."""
-        dialect = self.dialect
-        node: Unchecked = self.document
-        for raw in pointer.split("/")[1:]:
-            if not is_map(node):
-                break
-            declared = node.get("$schema")
-            if isinstance(declared, str):
-                known = dialect_of(declared)
-                dialect = known.uri if known else dialect
-            node = node.get(unescape(raw))
+        (a definition inside a draft-07 schema is read as draft-07), else the document's.
+        Only the nodes above `pointer`'s target count: it is found once per parent."""
+        parent = pointer[: pointer.rfind("/")]
+        dialect = self._dialects.get(parent)
+        if dialect is None:
+            dialect = self.dialect
+            node: Unchecked = self.document
+            for raw in pointer.split("/")[1:]:
+                if not is_map(node):
+                    break
+                declared = node.get("$schema")
+                if isinstance(declared, str):
+                    known = dialect_of(declared)
+                    dialect = known.uri if known else dialect
+                node = node.get(unescape(raw))
+            self._dialects[parent] = dialect
         return dialect
 
     def bundle(self, refs: list[str]) -> Mapping[str, Schema]:
