@@ -328,3 +328,38 @@ def test_the_plain_pointer_walk_finds_what_the_resolver_finds(pointer: str, walk
     except (PointerToNowhere, Unresolvable, ValueError, LookupError):
         expected = _NOWHERE
     assert found is (expected if walked else _NOWHERE), (found, expected)
+
+
+def test_a_definition_inside_a_draft07_schema_is_read_as_draft07() -> None:
+    """S1.7: a definition reached inside a schema that declares draft-07 is read under
+    draft-07's rules (an array `items` is a tuple there), each definition beside it too, while
+    the same shape elsewhere in the 3.1 document is refused under 2020-12's rules (S1.4)."""
+    tuple_items = {"type": "array", "items": [{"type": "string"}, {"type": "integer"}]}
+    draft07 = {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "definitions": {"Pair": tuple_items, "Other": dict(tuple_items)},
+    }
+
+    def body(ref: str) -> dict[str, Any]:
+        schema = {"type": "object", "properties": {"p": {"$ref": ref}}}
+        return {"requestBody": {"content": {"application/json": {"schema": schema}}}}
+
+    document: dict[str, Any] = {
+        "openapi": "3.1.0",
+        "info": {"title": "t", "version": "1"},
+        "paths": {
+            "/a": {
+                "post": {"operationId": "a", **body("#/components/schemas/Old/definitions/Pair")}
+            },
+            "/b": {
+                "post": {"operationId": "b", **body("#/components/schemas/Old/definitions/Other")}
+            },
+            "/c": {"post": {"operationId": "c", **body("#/components/schemas/New/$defs/Pair")}},
+        },
+        "components": {"schemas": {"Old": draft07, "New": {"$defs": {"Pair": dict(tuple_items)}}}},
+    }
+    result = plan_document(document, style="flat")
+    assert sorted(plan.name for plan in result.tools) == ["a", "b"]
+    (error,) = result.errors
+    assert error.tool == "c"
+    assert "`items`" in error.message
