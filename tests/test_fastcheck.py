@@ -101,8 +101,8 @@ def test_equality_is_json_equality(one: Any, two: Any, same: bool) -> None:
     ],
 )
 def test_unique_items_is_json_uniqueness(items: list[Any], distinct: bool) -> None:
-    """uniqueItems: the fast path's verdict is jsonschema's, wherever the set of the items'
-    classes sends it."""
+    """S13.3: uniqueItems — the fast path's verdict is jsonschema's, wherever the set of the
+    items' classes sends it."""
     schema = {"uniqueItems": True}
     fast = compile_check(schema)
     assert fast is not None

@@ -199,8 +199,8 @@ class Bundler:
         self._resolving: set[str] = set()
         self._names: dict[str, str] = {}
         self._taken: set[str] = set()
-        self._defs: dict[str, tuple[Schema, tuple[str, ...]]] = {}
         self._schemas: dict[str, Schema] = {}  # each converted definition, by name
+        self._def_refs: dict[str, tuple[str, ...]] = {}  # the definitions each one references
         self._dialects: dict[str, str] = {}  # the dialect under each parent pointer (S1.7)
         self._def_pointer: dict[str, str] = {}
         self._alias_checked: set[str] = set()
@@ -278,7 +278,7 @@ class Bundler:
         node: Unchecked = self.document
         for raw in pointer.split("/")[1:]:
             if node.__class__ is dict:
-                segment = raw.replace("~1", "/").replace("~0", "~") if "~" in raw else raw
+                segment = unescape(raw)
                 if segment not in node:
                     return _NOWHERE
                 node = node[segment]
@@ -347,16 +347,14 @@ class Bundler:
 
     def definition(self, name: str) -> tuple[Schema, tuple[str, ...]]:
         """The converted schema bundled as `name`, and the definitions it references."""
-        cached = self._defs.get(name)
-        if cached is None:
+        refs_of = self._def_refs.get(name)
+        if refs_of is None:
             pointer = self._def_pointer[name]
             target = self.lookup(pointer, "#" + pointer)
             refs: list[str] = []
-            schema = self.schema(target, pointer, refs, self._dialect_at(pointer))
-            cached = (schema, tuple(dict.fromkeys(refs)))
-            self._defs[name] = cached
-            self._schemas[name] = schema
-        return cached
+            self._schemas[name] = self.schema(target, pointer, refs, self._dialect_at(pointer))
+            refs_of = self._def_refs[name] = tuple(dict.fromkeys(refs))
+        return self._schemas[name], refs_of
 
     def _dialect_at(self, pointer: str) -> str:
         """S1.7: the dialect in effect at `pointer`: the nearest `$schema` on the way there
@@ -400,14 +398,14 @@ class Bundler:
         if found is None:
             seen: dict[str, None] = {}
             queue = deque([name])
-            known = self._defs
+            known = self._def_refs
             while queue:
                 current = queue.popleft()
                 if current in seen:
                     continue
                 seen[current] = None
-                converted = known.get(current) or self.definition(current)
-                queue.extend(n for n in converted[1] if n not in seen)
+                refs = known.get(current) or self.definition(current)[1]
+                queue.extend(n for n in refs if n not in seen)
             found = self._reaches[name] = tuple(seen)
             unchecked = [n for n in found if n not in self._alias_checked]
             if unchecked:
@@ -725,11 +723,10 @@ class Bundler:
                 continue
             seen.add(id(node))
             children = node.values() if is_map(node) else node
-            scalars = _SCALARS  # most data is text and numbers: no ABC asked about them
             stack.extend(
                 (c, depth + 1)
-                for c in children
-                if c.__class__ not in scalars and isinstance(c, (Mapping, list))
+                for c in children  # most data is text and numbers: no ABC asked about them
+                if c.__class__ not in _SCALARS and isinstance(c, (Mapping, list))
             )
 
 

@@ -13,6 +13,7 @@ import dataclasses
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from typing import TypeVar
 
 from toolshape._aliases import DeepNames
 from toolshape._bundle import Bundler, Problem, fail, kind_of
@@ -78,6 +79,9 @@ def template_variables(path: str) -> list[str]:
     template = path.partition("#")[0].partition("?")[0]
     return _VARIABLE.findall(template)
 
+
+#: What a request view rewrites the schema of (S16.6).
+_Viewed = TypeVar("_Viewed", Parameter, Body)
 
 #: S16.3: a success status code.
 _SUCCESS = re.compile(r"2\d\d")
@@ -359,22 +363,16 @@ class DocumentReader:
     ) -> tuple[tuple[Parameter, ...], tuple[Body, ...], Mapping[str, Schema], tuple[str, ...]]:
         """S16.6: parameters, bodies and `$defs` without their `readOnly` properties."""
         view, names = self.request_view, {}
-        new_params = []
-        for param in params:
-            schema, dropped = view.of(param.schema, defs)
+
+        def viewed(item: _Viewed) -> _Viewed:
+            schema, dropped = view.of(item.schema, defs)
             names.update(dict.fromkeys(dropped))
-            changed = schema is not param.schema
-            new_params.append(dataclasses.replace(param, schema=schema) if changed else param)
-        new_bodies = []
-        for body in bodies:
-            schema, dropped = view.of(body.schema, defs)
-            names.update(dict.fromkeys(dropped))
-            new_bodies.append(
-                dataclasses.replace(body, schema=schema) if schema is not body.schema else body
-            )
+            return item if schema is item.schema else dataclasses.replace(item, schema=schema)
+
+        new_params, new_bodies = tuple(map(viewed, params)), tuple(map(viewed, bodies))
         new_defs, dropped = view.defs_of(defs)
         names.update(dict.fromkeys(dropped))
-        return tuple(new_params), tuple(new_bodies), new_defs, tuple(names)
+        return new_params, new_bodies, new_defs, tuple(names)
 
     def _output(self, raw: RawOperation) -> tuple[Output | None, str | None]:
         """S16.3: the first JSON success response's schema, read and bundled like an input

@@ -124,17 +124,16 @@ def flat_parts(
             if aliases:
                 advertised = [aliases.get(("body", n), n) for n in body_properties]
                 wanted = [aliases.get(("body", n), n) for n in body_required]
-            else:  # nearly always: every body property under its own name
-                advertised, wanted = list(body_properties), list(body_required)
-            names.append(("body", advertised))
-            if aliases:
                 for name, schema in zip(advertised, body_properties.values(), strict=True):
                     properties.setdefault(name, schema)
-            else:  # names as declared, each once: merged in C, earlier channels keeping theirs
+            else:  # nearly always: names as declared, each once, merged in C (earlier
+                # channels keep theirs)
+                advertised, wanted = list(body_properties), list(body_required)
                 body = dict(body_properties)
                 for name in properties.keys() & body.keys():
                     del body[name]
                 properties.update(body)
+            names.append(("body", advertised))
             taken = set(required)
             for name in wanted:
                 if name not in taken:

@@ -28,6 +28,12 @@ def flagged(schema: Schema, flag: Flag, defs: Mapping[str, Schema]) -> bool:
     """Whether a property schema carries `flag: true`: on itself, at the end of its `$ref`
     chain, or on one of its `allOf` branches (the OpenAPI 3.0 idiom `allOf: [{$ref}],
     readOnly: true` and its mirror)."""
+    if (
+        schema.__class__ is dict
+        and "allOf" not in schema
+        and (len(schema) != 1 or "$ref" not in schema)
+    ):
+        return schema.get(flag) is True  # no reference to follow, no branch (most properties)
     target = follow(schema, defs).schema
     if not is_map(target):
         return False
@@ -134,13 +140,7 @@ class View:
         properties = node.get("properties")
         dropped: list[str] = []
         if properties.__class__ is dict or is_map(properties):
-            flag = self.flag
-            for n, s in properties.items():
-                if s.__class__ is dict and "allOf" not in s and (len(s) != 1 or "$ref" not in s):
-                    if s.get(flag) is True:  # no reference to follow, no branch: `flagged`
-                        dropped.append(n)
-                elif flagged(s, flag, defs):
-                    dropped.append(n)
+            dropped = [n for n, s in properties.items() if flagged(s, self.flag, defs)]
         names: dict[str, None] = dict.fromkeys(dropped)
         for key, value in node.items():
             new = value
