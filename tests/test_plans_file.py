@@ -275,6 +275,58 @@ def test_a_tampered_schema_is_refused_before_it_judges_anything(lazy: bool) -> N
         users[0].call({})
 
 
+def with_defs_object(data: dict[str, Any], own: Any) -> tuple[int, dict[str, Any]]:
+    """The first tool with shared `$defs` now names them in an object (as a file does when a
+    name is not its entry's key) and holds one entry of its own, `Own`; its index, and it."""
+    tool = first_with_defs(data)
+    keys = data["defsGroups"][tool["inputSchema"]["$defs"]]
+    tool["inputSchema"]["$defs"] = {**{key: key for key in keys}, "Own": own}
+    return data["tools"].index(tool), tool
+
+
+@pytest.mark.parametrize("lazy", [True, False])
+def test_a_defs_object_naming_keys_and_holding_its_own_entries_loads(lazy: bool) -> None:
+    """S15.1: a schema's `$defs` may name shared entries by key beside entries of its own;
+    it loads, the shared entries are the file's, and the tool validates as planned."""
+    data = json.loads(file_text(example("flat")))
+    index, _ = with_defs_object(data, {"type": "string"})
+    loaded = load_plans(json.dumps(data), lazy=lazy).tools[index]
+    original = example("flat").tools[index]
+    schema = loaded._input
+    assert schema["$defs"]["Own"] == {"type": "string"}
+    assert {k: v for k, v in schema["$defs"].items() if k != "Own"} == original._input["$defs"]
+    assert outcome(partial(loaded.call, {})) == outcome(partial(original.call, {}))
+
+
+@pytest.mark.parametrize(
+    ("own", "names", "field", "match"),
+    [
+        ({"type": "string"}, "nothing", ".inputSchema.$defs", "names 'nothing', which is no"),
+        ({"$ref": "https://evil.example/x"}, None, ".inputSchema", "leaves the schema"),
+    ],
+)
+def test_a_defs_object_is_refused_where_it_is_wrong(
+    own: Any, names: str | None, field: str, match: str
+) -> None:
+    """S15.1: in a `$defs` object, a key that names no definition is refused at load; an
+    entry of its own is checked with its schema (by its first call, or at load eagerly)."""
+    data = json.loads(file_text(example("flat")))
+    index, tool = with_defs_object(data, own)
+    if names is not None:
+        tool["inputSchema"]["$defs"]["Missing"] = names
+    text = json.dumps(data)
+    if names is not None:
+        with pytest.raises(PlanDataError, match=match) as caught:
+            load_plans(text)
+    else:
+        with pytest.raises(PlanDataError, match=match) as caught:
+            load_plans(text, lazy=False)
+        assert caught.value.field == f"tools.{index}{field}"
+        with pytest.raises(PlanDataError, match=match) as caught:
+            load_plans(text).tools[index].call({})
+    assert caught.value.field == f"tools.{index}{field}"
+
+
 @pytest.mark.parametrize(
     "text",
     ["", "not json", "[]", "{" * 100_000, '{"format": "toolshape.plans/1"}', "1" * 5000],
@@ -364,6 +416,26 @@ def repeating() -> dict[str, Any]:
 
 
 REPEATING = json.dumps(repeating())
+
+
+@pytest.mark.parametrize("style", ["flat", "nested"])
+def test_the_fast_paths_prove_a_written_file_without_asking_jsonschema(style: str) -> None:
+    """S15.1: the compiled checks of the envelope, the routes and the schemes accept every
+    tool of a file as written (a check that raised or refused would leave loading correct
+    but slow: jsonschema would decide every tool)."""
+    from toolshape._plan_format import _ENVELOPE_FAST, _ROUTE_FAST, _SCHEME_FAST, _TOOL_FAST
+
+    data = json.loads(file_text(example(style)))
+    assert _TOOL_FAST is not None
+    assert _ENVELOPE_FAST is not None
+    assert _ROUTE_FAST is not None
+    assert _SCHEME_FAST is not None
+    for tool in data["tools"]:
+        assert _TOOL_FAST(tool) is True
+        assert all(_ROUTE_FAST(route) is True for route in tool["parameters"])
+        assert all(_SCHEME_FAST(s) is True for a in tool["security"] for s in a)
+    for plan in example(style).tools:
+        assert _ENVELOPE_FAST(plan.to_dict()) is True
 
 
 #: Values a route or scheme field may hold that are valid alone but not everywhere.

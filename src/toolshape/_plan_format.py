@@ -273,9 +273,11 @@ class Parts:
 
     Only for data parsed from JSON text: a route's or a scheme's fields are then scalars, and
     two with equal items are the same data where their values are of the same types (`True`
-    is `1` to `==`, not to `type`). A scheme's fields are text or null, which nothing else
-    from JSON equals, so its items are its key; a route's key adds its values' types. A field
-    that is no scalar can't be a key: `check_envelope` decides.
+    is `1` to `==`, not to `type`). A route's key is its keys, then its values, then their
+    types, in one tuple. A scheme's fields are text or null, which nothing else from JSON
+    equals, so its items are its key, and a whole security requirement equal (`==`) to one
+    proven is proven: its schemes hold the same text under the same names. A field that is
+    no scalar can't be a key: `check_envelope` decides.
     """
 
     def __init__(self, route: Callable[[Any], Any], scheme: Callable[[Any], Any]) -> None:
@@ -284,6 +286,7 @@ class Parts:
         self._routes: dict[Any, Any] = {}
         self._schemes: dict[Any, Any] = {}
         self._requirements: dict[Any, Any] = {}
+        self._last: tuple[Any, Any] = (None, None)  # the last whole requirement, built
 
     def proven(self, data: Any) -> tuple[tuple[Any, ...], tuple[tuple[Any, ...], ...]] | None:
         """The built routes and security alternatives of plan data the fast paths prove as
@@ -295,39 +298,47 @@ class Parts:
             known = self._routes
             routes = []
             for route in data["parameters"]:
-                key = tuple(route.items()), tuple(map(type, route.values()))
+                key = (*route, *route.values(), *map(type, route.values()))
                 found = known.get(key)
                 if found is None:
                     found = _proven(
                         known, key, route, _ROUTE_FAST, _route_problem, self._build_route
                     )
                 routes.append(found)
-            # An API's tools repeat whole security requirements: one key for all of them.
+            # An API's tools repeat whole security requirements, mostly the one before: that
+            # one compared in C, any other by one key for the whole requirement.
             alternatives = data["security"]
-            whole = tuple([tuple(map(tuple, map(dict.items, a))) for a in alternatives])
-            security = self._requirements.get(whole)
-            if security is None:
-                known = self._schemes
-                built = []
-                for alternative, keys in zip(alternatives, whole, strict=True):
-                    schemes = []
-                    for scheme, items in zip(alternative, keys, strict=True):
-                        found = known.get(items)
-                        if found is None:
-                            found = _proven(
-                                known,
-                                items,
-                                scheme,
-                                _SCHEME_FAST,
-                                _scheme_problem,
-                                self._build_scheme,
-                            )
-                        schemes.append(found)
-                    built.append(tuple(schemes))
-                security = self._requirements[whole] = tuple(built)
+            last, security = self._last
+            if alternatives != last:
+                security = self._security(alternatives)
+                self._last = alternatives, security
         except Exception:  # not proven: a part the fast path refused, or any doubt
             return None
         return tuple(routes), security
+
+    def _security(self, alternatives: Any) -> Any:
+        """The built security alternatives of a requirement not the last one seen.
+
+        Raises:
+            ValueError: not proven (`check_envelope` then decides and words it).
+        """
+        whole = tuple([tuple(map(tuple, map(dict.items, a))) for a in alternatives])
+        security = self._requirements.get(whole)
+        if security is None:
+            known = self._schemes
+            built = []
+            for alternative, keys in zip(alternatives, whole, strict=True):
+                schemes = []
+                for scheme, items in zip(alternative, keys, strict=True):
+                    found = known.get(items)
+                    if found is None:
+                        found = _proven(
+                            known, items, scheme, _SCHEME_FAST, _scheme_problem, self._build_scheme
+                        )
+                    schemes.append(found)
+                built.append(tuple(schemes))
+            security = self._requirements[whole] = tuple(built)
+        return security
 
 
 def _proven(

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any
 
 from toolshape._errors import PlanDataError, PlanError, ToolshapeError
@@ -249,6 +250,7 @@ class _SchemaChecks:
         self.definitions = definitions
         self.groups = groups
         self.spliced: dict[int, dict[str, Any]] = {}
+        self.keys_of: dict[int, list[str]] = {}  # a spliced group's keys, by its object's id
         self.done: set[tuple[str, int]] = set()
 
     def group(self, index: int, field: str) -> dict[str, Any]:
@@ -272,6 +274,7 @@ class _SchemaChecks:
                     f"defsGroups.{index}", f"names {missing!r}, which is no definition"
                 ) from None
             self.spliced[index] = spliced
+            self.keys_of[id(spliced)] = keys
         return spliced
 
     def splice(self, item: JsonObject, index: int) -> Callable[[], None]:
@@ -282,54 +285,75 @@ class _SchemaChecks:
         Raises:
             PlanDataError: a `$defs` key that names no definition.
         """
-        # What to check later: each schema (spliced), the names of its own (not shared)
-        # `$defs` entries, the keys its shared ones name. The own part is cut out then (the
-        # root's dialect decides the rules).
-        parts: list[tuple[str, Any, tuple[str, ...] | None, list[str]]] = []
+        # A schema's `$defs` is nearly always a group (every entry shared): its spliced
+        # object tells the check which group it was. Any other `$defs` object is noted here:
+        # the names of its own (not shared) entries and the keys of its shared ones.
+        noted: dict[str, tuple[tuple[str, ...], list[str]]] | None = None
         for field in SCHEMA_FIELDS:
             schema = item[field]
-            defs = schema.get("$defs") if isinstance(schema, dict) else None
-            if type(defs) is int:  # a group: every entry shared, named by its key
+            if type(schema) is not dict:
+                continue
+            defs = schema.get("$defs")
+            if type(defs) is int:
                 spliced = self.spliced.get(defs)
                 if spliced is None:
                     spliced = self.group(defs, f"tools.{index}.{field}.$defs")
                 schema["$defs"] = spliced
-                parts.append((field, schema, (), self.groups[defs]))
-                continue
-            if not isinstance(defs, dict):
-                if schema is not None:
-                    parts.append((field, schema, None, []))  # checked as it is
-                continue
-            names = [name for name, entry in defs.items() if type(entry) is str]
-            missing = [defs[name] for name in names if defs[name] not in self.definitions]
-            if missing:
-                raise _refuse(
-                    f"tools.{index}.{field}.$defs", f"names {missing[0]!r}, which is no definition"
-                )
-            keys = [defs[name] for name in names]
-            schema["$defs"] = {
-                name: self.definitions[entry] if type(entry) is str else entry
-                for name, entry in defs.items()
-            }
-            own = tuple(name for name, entry in defs.items() if type(entry) is not str)
-            parts.append((field, schema, own, keys))
+            elif isinstance(defs, dict):
+                if noted is None:
+                    noted = {}
+                noted[field] = self._own(schema, defs, f"tools.{index}.{field}.$defs")
+        return partial(self._check, item, index, noted)
 
-        def check() -> None:
-            at = f"tools.{index}"
-            for field, schema, own, keys in parts:
-                own_part = schema
-                if own is not None:
-                    own_part = {**schema, "$defs": {n: schema["$defs"][n] for n in own}}
-                rules = rules_of(own_part)
-                check_schema_data(own_part, f"{at}.{field}")
-                for key in keys:
-                    if (key, id(rules)) not in self.done:
-                        check_schema_data(
-                            self.definitions[key], f"definitions.{key}", rules=rules, depth=1
-                        )
-                        self.done.add((key, id(rules)))
+    def _own(
+        self, schema: JsonObject, defs: JsonObject, field: str
+    ) -> tuple[tuple[str, ...], list[str]]:
+        """Splice a `$defs` object naming some entries by key and holding others itself;
+        the names of its own entries and the keys of its shared ones.
 
-        return check
+        Raises:
+            PlanDataError: a key that names no definition.
+        """
+        names = [name for name, entry in defs.items() if type(entry) is str]
+        missing = [defs[name] for name in names if defs[name] not in self.definitions]
+        if missing:
+            raise _refuse(field, f"names {missing[0]!r}, which is no definition")
+        schema["$defs"] = {
+            name: self.definitions[entry] if type(entry) is str else entry
+            for name, entry in defs.items()
+        }
+        own = tuple(name for name, entry in defs.items() if type(entry) is not str)
+        return own, [defs[name] for name in names]
+
+    def _check(
+        self,
+        item: JsonObject,
+        index: int,
+        noted: Mapping[str, tuple[tuple[str, ...], list[str]]] | None,
+    ) -> None:
+        """Check the schemas `splice` put the shared definitions in: each one's own part
+        (the root's dialect decides the rules), then each shared entry it names, once per
+        dialect for the whole file."""
+        at = f"tools.{index}"
+        for field in SCHEMA_FIELDS:
+            schema = item[field]
+            if schema is None:
+                continue
+            defs = schema.get("$defs") if isinstance(schema, dict) else None
+            own_part, keys = schema, self.keys_of.get(id(defs), [])
+            if noted is not None and field in noted:
+                own, keys = noted[field]
+                own_part = {**schema, "$defs": {n: schema["$defs"][n] for n in own}}
+            elif keys:
+                own_part = {**schema, "$defs": {}}
+            rules = rules_of(own_part)
+            check_schema_data(own_part, f"{at}.{field}")
+            for key in keys:
+                if (key, id(rules)) not in self.done:
+                    check_schema_data(
+                        self.definitions[key], f"definitions.{key}", rules=rules, depth=1
+                    )
+                    self.done.add((key, id(rules)))
 
 
 def _kept(value: Any) -> Any:
