@@ -24,11 +24,12 @@ from typing import Any, Literal
 from toolshape._credentials import NOTHING, apply_credentials
 from toolshape._encode import Encoded, check_binary, encode_body
 from toolshape._fastcheck import Check
+from toolshape._frozen import unfrozen
 from toolshape._http import header_problem, media_base
 from toolshape._model import ParameterRoute
 from toolshape._query import _RESERVED_SAFE, SCALAR_SAFE, _encode, _quoter, percent
 from toolshape._route import Router, assemble
-from toolshape._types import NO_BODY, Inbound, Request, unfrozen
+from toolshape._types import NO_BODY, Inbound, Request
 
 Entry = Callable[[Any, Inbound, "Mapping[str, Any] | None"], Request]
 """How a tool is called: arguments, inbound headers, credentials (`Engine.call`)."""

@@ -15,6 +15,7 @@ from types import SimpleNamespace
 from typing import Any, ClassVar, Literal, Protocol, cast
 
 from toolshape._errors import PlanError, ToolshapeError
+from toolshape._frozen import fast_init, unfrozen
 from toolshape._json import Json, JsonObject, Unchecked, thaw
 from toolshape._options import Options
 from toolshape._plan_format import PLAN_FORMAT, check_plan_data
@@ -30,10 +31,10 @@ from toolshape._types import (
     Security,
     SecurityScheme,
     Style,
-    unfrozen,
 )
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class ParameterRoute:
     """How one parameter argument goes back into the request (S12.1)."""
@@ -138,6 +139,7 @@ class CallEngine(Protocol):
         ...
 
 
+@fast_init
 @dataclass(frozen=True, slots=True, eq=False)
 class Plan:
     """One planned tool: its advertised schema, how arguments route back, its diagnostics.

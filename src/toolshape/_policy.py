@@ -5,9 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from toolshape._frozen import fast_init
 from toolshape._types import Hoisted, Schema, Wrapped
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class KeyPolicy:
     """The flat root's key policy (S7)."""

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
 from toolshape._errors import EncodeError
+from toolshape._frozen import fast_init
 from toolshape._json import Json, JsonObject, Unchecked, thaw
 
 __all__ = [
@@ -61,6 +62,7 @@ CHANNEL_ARGUMENT: Mapping[Channel, str] = {
 NESTED_ORDER: tuple[Channel, ...] = ("path", "query", "body", "header", "cookie")
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Parameter:
     """One operation parameter after S1.1 merging, `$ref` resolution and conversion."""
@@ -79,6 +81,7 @@ class Parameter:
     """The dialect of its schema (S1.7): its own `$schema`, else the document's."""
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Body:
     """One request content type of an operation (S8.2)."""
@@ -94,6 +97,7 @@ class Body:
     `explode`, `allowReserved`), as checked when read."""
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class SecurityScheme:
     """One security scheme of an operation, and where its credential goes (S18.1)."""
@@ -133,6 +137,7 @@ satisfied. `((),)` (one empty alternative) is "no credential needed"."""
 NO_SECURITY: Security = ((),)
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Output:
     """S16.3: an operation's output schema, as read (its response view, S16.6), not yet made
@@ -146,6 +151,7 @@ class Output:
     content_type: str
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Operation:
     """One method of one path, read out of a document (S1)."""
@@ -209,6 +215,7 @@ class Hoisted:
     """S11: for a flattened union, the properties the merge widened (None for other bodies)."""
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
     """A message about planning that is not an error of the plan (S9.1, S5, S2.3)."""
@@ -271,25 +278,7 @@ Inbound: TypeAlias = Mapping[str, str] | Iterable[tuple[str, str]] | None
 """The inbound headers a caller passes to `Plan.call`: a mapping or `(name, value)` pairs."""
 
 
-def unfrozen(cls: type) -> type | None:
-    """A class with the slots of the frozen dataclass `cls`, not frozen: an instance is built as
-    one of these, every slot set by plain assignment, then given its class — the same object
-    `cls`'s constructor builds (which sets each field through `object.__setattr__`, several
-    times slower). None where the interpreter refuses the class assignment."""
-    names: tuple[str, ...] = getattr(cls, "__slots__", ())
-    twin = type(f"_Unfrozen{cls.__name__}", (), {"__slots__": names})
-    try:
-        probe = twin()
-        for name in names:
-            setattr(probe, name, name)
-        probe.__class__ = cls
-        if all(getattr(probe, name) == name for name in names):
-            return twin
-    except TypeError:  # pragma: no cover - another implementation
-        pass
-    return None  # pragma: no cover
-
-
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Request:
     """The HTTP request a call routes to (S12.4): plain data any HTTP client can send."""
