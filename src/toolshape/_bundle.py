@@ -317,7 +317,11 @@ class Bundler:
     ) -> tuple[Unchecked, list[str]]:
         """`(target, pointers)`: what a chain of `$ref`s ends at, and the pointers it took."""
         taken: list[str] = []
-        while is_map(node) and isinstance(node.get("$ref"), str) and not (bare and len(node) > 1):
+        while (
+            (node.__class__ is dict or is_map(node))
+            and isinstance(node.get("$ref"), str)
+            and not (bare and len(node) > 1)
+        ):
             ref = node["$ref"]
             target = self.pointer_of(ref)
             if target in taken or target == pointer:
@@ -476,14 +480,15 @@ class Bundler:
         depth: int,
         memo: dict[int, tuple[Unchecked, Schema, tuple[str, ...]]],
     ) -> Schema:
-        if node is True or node is False:
-            return node  # S1.4: true / false are schemas, copied unchanged.
-        if node.__class__ is not dict and not is_map(node):
-            fail(
-                "schema",
-                f"expected a schema at `{render(pointer)}`, found a {kind_of(node)}",
-                "S1.4",
-            )
+        if node.__class__ is not dict:
+            if node is True or node is False:
+                return node  # S1.4: true / false are schemas, copied unchanged.
+            if not is_map(node):
+                fail(
+                    "schema",
+                    f"expected a schema at `{render(pointer)}`, found a {kind_of(node)}",
+                    "S1.4",
+                )
         seen = memo.get(id(node))
         if seen is not None:
             self._shared = True
@@ -534,7 +539,7 @@ class Bundler:
                 if key == "patternProperties":
                     self._note_patterns(value)
                 elif key == "properties" and not self.odd_names_seen:
-                    self.odd_names_seen = any(not PORTABLE_KEY.fullmatch(k) for k in value)
+                    self.odd_names_seen = not all(map(PORTABLE_KEY.fullmatch, value))
                 base = (pointer, key)
                 out[key] = {
                     k: self._schema(v, (base, k), refs, dialect, deeper, memo)
@@ -597,9 +602,12 @@ class Bundler:
                 "document. Remove `$id`",
                 "S1.2",
             )
-        memo[id(node)] = (node, converted, tuple(refs[start:]))
-        if len(refs) == start and self._flags == flags:
-            self.clean[id(converted)] = converted
+        if len(refs) == start:  # no reference below: nothing to pass on to a later holder
+            memo[id(node)] = (node, converted, ())
+            if self._flags == flags:
+                self.clean[id(converted)] = converted
+        else:
+            memo[id(node)] = (node, converted, tuple(refs[start:]))
         return converted
 
     def _converted(self, key: str, value: Unchecked) -> bool:

@@ -131,7 +131,7 @@ class View:
     def _view(
         self, node: Unchecked, defs: Mapping[str, Schema]
     ) -> tuple[Unchecked, tuple[str, ...]]:
-        if not is_map(node) or self.clean.get(id(node)) is node:
+        if (node.__class__ is not dict and not is_map(node)) or self.clean.get(id(node)) is node:
             return node, ()
         seen = self._memo.get(id(node))
         if seen is not None:
