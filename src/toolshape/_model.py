@@ -361,12 +361,12 @@ class Plan:
     def _from_data(
         cls,
         data: Mapping[str, Unchecked],
-        copy: Callable[[Any], Any],
+        copy: Callable[[Any], Any] | None,
         parts: tuple[tuple[ParameterRoute, ...], Security] | None = None,
         pending: Callable[[], None] | None = None,
     ) -> Plan:
-        """The plan of checked plan data, `copy` applied to every container it keeps (a plans
-        file parsed from text is the loader's own, so it keeps it as parsed); `parts` are its
+        """The plan of checked plan data, `copy` applied to every container it keeps (None: a
+        plans file parsed from text is the loader's own, kept as parsed); `parts` are its
         routes and security alternatives when already built, `pending` the check of its
         schemas its engine runs first (a plans file loaded lazily)."""
         if parts is None:
@@ -392,26 +392,29 @@ class Plan:
         plan.body = data["body"]
         plan.parameters = parts[0]
         plan.body_properties = tuple(data["bodyProperties"])
-        plan.body_aliases = copy(data["bodyAliases"])
+        plan.body_aliases = data["bodyAliases"]
         plan.base_path = data["basePath"]
         plan.body_required = data["bodyRequired"]
         plan.undeclared = data["undeclared"]
         plan.validation = data["validation"]
-        plan._input = copy(data["inputSchema"])
-        plan._nested = copy(data["nestedSchema"])
-        plan._check = copy(data["bodyCheck"])
+        plan._input = data["inputSchema"]
+        plan._nested = data["nestedSchema"]
+        plan._check = data["bodyCheck"]
         plan.title = data["title"]
         plan.description = data["description"]
-        plan.annotations = copy(data["annotations"])
-        plan._output = copy(data["outputSchema"])
+        plan.annotations = data["annotations"]
+        plan._output = data["outputSchema"]
         plan.output_wrapped = data["outputWrapped"]
         plan.body_encoding = data["bodyEncoding"]
-        plan.encoding = copy(data["encoding"])
-        plan.binary = copy(data["binary"])
+        plan.encoding = data["encoding"]
+        plan.binary = data["binary"]
         plan.security = parts[1]
         fixed = data["fixed"]
         plan.fixed = tuple(map(FixedArgument.from_dict, fixed)) if fixed else ()
         plan._pending = pending
+        if copy is not None:  # data the caller keeps (and may change): its containers copied
+            for name in _CONTAINERS:
+                setattr(plan, name, copy(getattr(plan, name)))
         return _frozen(cls, plan)
 
     def _canonical(self) -> str:
@@ -441,6 +444,17 @@ _UNFROZEN_PLAN = unfrozen(Plan)
 #: object change its class (`unfrozen`), else a namespace the constructor is then called from.
 _Building: Any = _UNFROZEN_PLAN or SimpleNamespace
 _INIT_FIELDS = tuple(f.name for f in fields(Plan) if f.init)
+#: The fields of a plan that hold containers from its data (copied unless the data is its own).
+_CONTAINERS = (
+    "body_aliases",
+    "_input",
+    "_nested",
+    "_check",
+    "annotations",
+    "_output",
+    "encoding",
+    "binary",
+)
 
 
 def _frozen(cls: type[Plan], plan: Any) -> Plan:

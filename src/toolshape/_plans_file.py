@@ -230,7 +230,7 @@ def load_plans(
         pending = checks.splice(item, index)
         if not lazy:
             pending()
-        plans.append(Plan._from_data(item, _kept, proven, pending if lazy else None))
+        plans.append(Plan._from_data(item, None, proven, pending if lazy else None))
     return PlanResult(
         tuple(plans),
         _errors(file["errors"]),
@@ -314,6 +314,15 @@ class _SchemaChecks:
         Raises:
             PlanDataError: a key that names no definition.
         """
+        entries = list(defs.values())
+        if _TEXT.issuperset(map(type, entries)):  # as written: every entry named by its key
+            try:
+                schema["$defs"] = dict(
+                    zip(defs, map(self.definitions.__getitem__, entries), strict=True)
+                )
+                return (), entries
+            except KeyError:
+                pass  # worded below
         names = [name for name, entry in defs.items() if type(entry) is str]
         missing = [defs[name] for name in names if defs[name] not in self.definitions]
         if missing:
@@ -356,8 +365,8 @@ class _SchemaChecks:
                     self.done.add((key, id(rules)))
 
 
-def _kept(value: Any) -> Any:
-    return value  # parsed (or copied) by the loader: its own, kept as it is
+#: The class of a `$defs` entry that names a shared definition by its key.
+_TEXT = frozenset({str})
 
 
 def _parsed(text: str | bytes | bytearray) -> Any:
