@@ -11,11 +11,23 @@ from typing import Any
 
 import pytest
 
+from toolshape._document import RawOperation
 from toolshape._frozen import fast_init
 from toolshape._model import ParameterRoute, Plan
+from toolshape._plan import Place, _FlatBody, _Withheld
 from toolshape._pointers import Followed
 from toolshape._policy import KeyPolicy
-from toolshape._types import Body, Diagnostic, Operation, Output, Parameter, Request, SecurityScheme
+from toolshape._types import (
+    Body,
+    Diagnostic,
+    Hoisted,
+    Operation,
+    Output,
+    Parameter,
+    Request,
+    SecurityScheme,
+    Wrapped,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +102,10 @@ def test_a_wrong_call_is_refused_as_the_constructor_refuses_it(
 FAST = (ParameterRoute, Plan, Parameter, Body, SecurityScheme, Output, Operation, Diagnostic)
 
 
-@pytest.mark.parametrize("cls", [*FAST, Request, Followed, KeyPolicy])
+PLANNING = (RawOperation, Place, _Withheld, _FlatBody, Hoisted, Wrapped, Followed, KeyPolicy)
+
+
+@pytest.mark.parametrize("cls", [*FAST, Request, *PLANNING])
 def test_the_library_classes_keep_their_signature(cls: type) -> None:
     """Built through their slots, with the dataclass's parameters in order and its defaults."""
     assert cls.__init__.__code__.co_filename.startswith("<toolshape ")  # type: ignore[misc]

@@ -19,6 +19,7 @@ from toolshape._aliases import DeepNames
 from toolshape._bundle import Bundler, Problem, fail, kind_of
 from toolshape._dialects import DRAFT2020_12, OPENAPI30, dialect_of
 from toolshape._errors import DocumentError, PlanErrorKind
+from toolshape._frozen import fast_init
 from toolshape._http import (
     CLIENT_HEADERS,
     DEFAULT_STYLE,
@@ -60,6 +61,7 @@ ENCODING_KEYS = {
 }
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class RawOperation:
     """Where an operation sits, before its parameters and bodies are read."""

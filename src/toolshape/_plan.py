@@ -27,6 +27,7 @@ from toolshape._collide import Collision, detect_collision
 from toolshape._dialects import DIALECTS, DRAFT2020_12, OPENAPI30
 from toolshape._document import DocumentReader, RawOperation
 from toolshape._errors import PlanError, PlanErrorKind
+from toolshape._frozen import fast_init
 from toolshape._hoist import hoist_body
 from toolshape._http import is_binary_media
 from toolshape._json import Unchecked, is_map
@@ -204,6 +205,7 @@ def tool_style(
 # -- one tool --------------------------------------------------------------------------------
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Place:
     """Where a tool is, as every message about it names it (S9.3)."""
@@ -363,6 +365,7 @@ def _deep_name_notes(found: list[str], notes: list[Diagnostic], place: Place) ->
 # -- credentials and fixed arguments (S18) ---------------------------------------------------
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class _Withheld:
     """What S18 takes out of a tool's schemas: credential parameters and fixed arguments."""
@@ -472,6 +475,7 @@ def _with_defs(schema: Schema, defs: Mapping[str, Schema], declare: str | None) 
     return out
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class _FlatBody:
     """The body's part of a flat tool: what was hoisted (or why not), as properties."""

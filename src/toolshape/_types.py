@@ -186,6 +186,7 @@ class Operation:
     """S18.1: its security alternatives (its own `security`, else the document's)."""
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Wrapped:
     """A body that can't flatten, and why (S5): `reason` is the S9.2 reason text."""
@@ -197,6 +198,7 @@ class Wrapped:
     """The keyword at fault, when one is."""
 
 
+@fast_init
 @dataclass(frozen=True, slots=True)
 class Hoisted:
     """A body whose properties become top-level arguments (S4, S5, S6)."""
