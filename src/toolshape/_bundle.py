@@ -14,7 +14,6 @@ builds from anchors) that expand past `EXPANSION` times their written size.
 from __future__ import annotations
 
 import re
-from collections import deque
 from collections.abc import Iterable, Mapping
 from typing import Any, NoReturn
 from urllib.parse import unquote
@@ -400,17 +399,16 @@ class Bundler:
         nothing but `$ref`s is refused here, once per definition (S1.2)."""
         found = self._reaches.get(name)
         if found is None:
-            seen: dict[str, None] = {}
-            queue = deque([name])
-            known = self._def_refs
-            while queue:
-                current = queue.popleft()
-                if current in seen:
-                    continue
-                seen[current] = None
-                refs = known.get(current) or self.definition(current)[1]
-                queue.extend(n for n in refs if n not in seen)
-            found = self._reaches[name] = tuple(seen)
+            order, seen, known = [name], {name}, self._def_refs
+            for current in order:  # grows as it goes: each name once, where first reached
+                refs = known.get(current)
+                if refs is None:
+                    refs = self.definition(current)[1]
+                for reached in refs:
+                    if reached not in seen:
+                        seen.add(reached)
+                        order.append(reached)
+            found = self._reaches[name] = tuple(order)
             unchecked = [n for n in found if n not in self._alias_checked]
             if unchecked:
                 defs = dict(zip(found, map(self._schemas.__getitem__, found), strict=True))
