@@ -216,7 +216,8 @@ class Bundler:
         """S19.2: some `properties` key converted so far is not a portable name."""
         self.clean: dict[int, Schema] = {}
         """Every converted schema (by `id`, kept alive here) with no reference and no view
-        flag anywhere in it: no view changes it (S16.6, S17.5)."""
+        flag anywhere in it, or that is nothing but a reference: no view changes it (S16.6,
+        S17.5; a view follows a reference only from the schema that holds it)."""
         self._flags = 0  # view flags met so far: a subtree that adds none has none
         self._patterns: dict[str, str] = {}
         components = document.get("components")
@@ -606,6 +607,8 @@ class Bundler:
                 self.clean[id(converted)] = converted
         else:
             memo[id(node)] = (node, converted, tuple(refs[start:]))
+            if len(converted) == 1 and "$ref" in converted and self._flags == flags:
+                self.clean[id(converted)] = converted  # a view changes no bare reference
         return converted
 
     def _converted(self, key: str, value: Unchecked) -> bool:
