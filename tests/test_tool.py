@@ -412,6 +412,43 @@ def test_write_only_leaves_response_schemas() -> None:
     assert "id" in item["properties"]
 
 
+@pytest.mark.parametrize(
+    ("flag", "in_request", "in_response"),
+    [("readOnly", False, True), ("writeOnly", True, False), (None, True, True)],
+)
+def test_each_flag_alone_changes_only_its_own_view(
+    flag: str | None, in_request: bool, in_response: bool
+) -> None:
+    """S16.6: a document with only `readOnly` (or only `writeOnly`, or neither) leaves that
+    property out of the request (response) schemas only; the other view keeps it as written."""
+    marked = {"type": "string", **({flag: True} if flag else {})}
+    thing = {
+        "type": "object",
+        "properties": {"marked": marked, "name": {"type": "string"}},
+        "required": ["marked", "name"],
+    }
+    body = {
+        "requestBody": {
+            "required": True,
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Thing"}}},
+        }
+    }
+    document = doc(
+        {**body, **json_response({"$ref": "#/components/schemas/Thing"}, status="200")},
+        method="post",
+        components={"schemas": {"Thing": thing}},
+    )
+    plan = one(document, style="flat")
+    assert ("marked" in plan.input_schema["properties"]) is in_request
+    assert ("marked" in plan.input_schema.get("required", [])) is in_request
+    output = plan.output_schema
+    assert output is not None
+    shown = output["$defs"]["Thing"] if "Thing" in output.get("$defs", {}) else output
+    assert ("marked" in shown["properties"]) is in_response
+    assert ("marked" in shown["required"]) is in_response
+    assert shown["properties"]["name"] == {"type": "string"}
+
+
 def test_operations_sharing_components_each_get_their_own_view() -> None:
     """S16.6: in one document, an operation that reaches no `readOnly` property keeps its
     definitions as written, one that does loses them, and one reaching both loses them too;

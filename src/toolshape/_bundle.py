@@ -210,8 +210,11 @@ class Bundler:
         """A pattern Python can't compile was met (only then is it searched per operation)."""
         self.slow_seen = False
         """A pattern with nested quantifiers was met (S13.3)."""
-        self.flags_seen = False
-        """A `readOnly: true` or `writeOnly: true` was met (S16.6)."""
+        self.request_flags_seen = False
+        """A `readOnly: true` or a binary string was met: request views change something
+        (S16.6, S17.5)."""
+        self.response_flags_seen = False
+        """A `writeOnly: true` was met: response views change something (S16.6)."""
         self.odd_names_seen = False
         """S19.2: some `properties` key converted so far is not a portable name."""
         self.clean: dict[int, Schema] = {}
@@ -585,14 +588,17 @@ class Bundler:
             converted = convert_30(out) if changes else out
         else:
             converted = out if REPAIRED_31.isdisjoint(out) else repair_31(out)
-        if not _VIEW_FLAGS.isdisjoint(out) and (
-            out.get("readOnly") is True
-            or out.get("writeOnly") is True
-            or out.get("format") == "binary"
-            or "contentMediaType" in out
-        ):
-            self.flags_seen = True  # S16.6, S17.5: only then are request and response views made
-            self._flags += 1
+        if not _VIEW_FLAGS.isdisjoint(out):  # S16.6, S17.5: only then are views made
+            request = (
+                out.get("readOnly") is True
+                or out.get("format") == "binary"
+                or "contentMediaType" in out
+            )
+            response = out.get("writeOnly") is True
+            if request or response:
+                self.request_flags_seen = self.request_flags_seen or request
+                self.response_flags_seen = self.response_flags_seen or response
+                self._flags += 1
         if "$id" in out and len(refs) > start:
             fail(
                 "reference",

@@ -231,9 +231,7 @@ class DocumentReader:
         defs = self.bundler.bundle(refs)
         output, output_problem = self._output(raw) if self.outputs else (None, None)
         read_only: tuple[str, ...] = ()
-        if (
-            self.bundler.flags_seen
-        ):  # readOnly properties or binary strings to rewrite (S16.6, S17.5)
+        if self.bundler.request_flags_seen:  # readOnly or binary strings met (S16.6, S17.5)
             params, bodies, defs, read_only = self._request_view(params, bodies, defs)
         summary, description = raw.node.get("summary"), raw.node.get("description")
         security = self._security(raw)
@@ -404,7 +402,7 @@ class DocumentReader:
                     refs: list[str] = []
                     schema = self.bundler.root_schema(media["schema"], where, refs)
                     defs = self.bundler.bundle(refs)
-                    if self.bundler.flags_seen:
+                    if self.bundler.response_flags_seen:  # writeOnly met (S16.6)
                         view = self.response_view
                         schema = view.of(schema, defs)[0]
                         defs = view.defs_of(defs)[0]
