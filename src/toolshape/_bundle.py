@@ -506,28 +506,25 @@ class Bundler:
                 "and comparison of a plan stays bounded)",
                 "S14.4",
             )
-        declared = node.get("$schema")
-        if declared is not None and isinstance(declared, str):
+        if "$schema" in node and isinstance(declared := node["$schema"], str):
             dialect = self._dialect(declared, pointer, dialect)
         table = _TABLES.get(dialect) or _TABLES[DRAFT2020_12]
         start, flags = len(refs), self._flags
         out: dict[str, Unchecked] = {}
         deeper = depth + 1
         scalars = _SCALARS
+        converts = False  # a value S1.4 converts before it counts (a 3.0 `type: file`, ...)
         for key, value in node.items():
             kind, rule, accepted = table.get(key, _UNKNOWN)
-            if (
-                rule is not None
-                and value.__class__ is not accepted
-                and not rule(value)
-                and not self._converted(key, value)
-            ):
-                fail(
-                    "schema",
-                    f"`{key}` at `{render(pointer)}` is {_shown(value)}, but the JSON Schema "
-                    f"meta-schema says it must be {WANTS[rule]}. Fix the schema",
-                    "S1.4",
-                )
+            if rule is not None and value.__class__ is not accepted and not rule(value):
+                if not self._converted(key, value):
+                    fail(
+                        "schema",
+                        f"`{key}` at `{render(pointer)}` is {_shown(value)}, but the JSON "
+                        f"Schema meta-schema says it must be {WANTS[rule]}. Fix the schema",
+                        "S1.4",
+                    )
+                converts = True
             if kind is _AS_IS:
                 out[key] = value
             elif kind is None:
@@ -584,8 +581,7 @@ class Bundler:
                 out[key] = value
         # Most schemas have none of the keywords either step reads: those are kept as they are.
         if self.is_30:
-            changes = not CONVERTED_30.isdisjoint(out) or out.get("type") == "file"
-            converted = convert_30(out) if changes else out
+            converted = convert_30(out) if converts or not CONVERTED_30.isdisjoint(out) else out
         else:
             converted = out if REPAIRED_31.isdisjoint(out) else repair_31(out)
         if not _VIEW_FLAGS.isdisjoint(out):  # S16.6, S17.5: only then are views made
