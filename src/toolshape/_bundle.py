@@ -609,7 +609,7 @@ class Bundler:
                 self.clean[id(converted)] = converted
         else:
             memo[id(node)] = (node, converted, tuple(refs[start:]))
-            if len(converted) == 1 and "$ref" in converted and self._flags == flags:
+            if len(converted) == 1 and "$ref" in converted:  # converts nothing below it
                 self.clean[id(converted)] = converted  # a view changes no bare reference
         return converted
 
