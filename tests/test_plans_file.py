@@ -423,15 +423,27 @@ def test_the_fast_paths_prove_a_written_file_without_asking_jsonschema(style: st
     """S15.1: the compiled checks of the envelope, the routes and the schemes accept every
     tool of a file as written (a check that raised or refused would leave loading correct
     but slow: jsonschema would decide every tool)."""
-    from toolshape._plan_format import _ENVELOPE_FAST, _ROUTE_FAST, _SCHEME_FAST, _TOOL_FAST
+    from toolshape._model import ParameterRoute
+    from toolshape._plan_format import (
+        _ENVELOPE_FAST,
+        _ROUTE_FAST,
+        _SCHEME_FAST,
+        _SPLIT,
+        _TOOL_FAST,
+        Parts,
+    )
+    from toolshape._types import SecurityScheme
 
     data = json.loads(file_text(example(style)))
     assert _TOOL_FAST is not None
     assert _ENVELOPE_FAST is not None
     assert _ROUTE_FAST is not None
     assert _SCHEME_FAST is not None
+    assert _SPLIT  # the envelope proven in parts
+    parts = Parts(ParameterRoute.from_dict, SecurityScheme.from_dict)
     for tool in data["tools"]:
         assert _TOOL_FAST(tool) is True
+        assert parts._envelope(tool) is True
         assert all(_ROUTE_FAST(route) is True for route in tool["parameters"])
         assert all(_SCHEME_FAST(s) is True for a in tool["security"] for s in a)
     for plan in example(style).tools:
@@ -479,6 +491,66 @@ def test_a_repeated_scheme_the_full_check_refuses_is_refused() -> None:
     error = outcome(partial(load_plans, json.dumps(data)))
     assert error == outcome(partial(load_plans, data))
     assert error[1]["field"] == f"tools.{last}.security.0.0.parameter"
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("bodyRequired", 0),  # `false` to `==`, not to the format
+        ("outputWrapped", 1),
+        ("binary", []),  # empty, as in every other tool, but not an object
+        ("fixed", {}),
+        ("bodyAliases", ""),
+        ("method", "get"),
+        ("title", 0),  # an own field only a type decides
+    ],
+)
+def test_a_repeated_envelope_field_the_full_check_refuses_is_refused(
+    field: str, value: Any
+) -> None:
+    """S15.1: the fields an API's tools repeat are proven once for each distinct combination
+    of values, with their types: a value equal to a proven one but of another type, or an
+    empty container of another type, is still refused in the last tool that has it."""
+    data = json.loads(REPEATING)
+    last = len(data["tools"]) - 1
+    data["tools"][last][field] = value
+    error = outcome(partial(load_plans, json.dumps(data)))
+    assert error == outcome(partial(load_plans, data))
+    assert error[0] == "PlanDataError"
+    assert error[1]["field"] == f"tools.{last}.{field}"
+
+
+#: Values some field of a tool's envelope holds, to move between fields and tools.
+ENVELOPE_VALUES = st.sampled_from(
+    [True, False, 0, 1, "", "GET", "flat", "hoisted", "json", "reject", "whole", [], {}, "/t"]
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10**9), GARBAGE | PLAUSIBLE | ENVELOPE_VALUES)
+def test_an_envelope_proven_in_parts_is_refused_as_the_full_check_refuses(
+    seed: int, value: Any
+) -> None:
+    """S15.1: a tool's envelope, proven from text in parts (what the tools repeat once per
+    distinct combination, each tool's own fields each time), is accepted and refused exactly
+    as the full check of every tool (parsed data) decides, naming the same field: a field
+    changed, dropped or added, in any tool."""
+    rng = random.Random(seed)
+    data = json.loads(REPEATING)
+    tool = data["tools"][rng.randrange(len(data["tools"]))]
+    choice = rng.random()
+    if choice < 0.1:
+        del tool[rng.choice(list(tool))]
+    elif choice < 0.2:
+        tool[rng.choice(["extra", "Method", ""])] = value
+    else:
+        field = rng.choice(list(tool))
+        tool[field] = value if choice < 0.6 else mutate(tool[field], rng, value)
+    try:
+        text = json.dumps(data, allow_nan=False)
+    except (TypeError, ValueError):  # `value` itself is not JSON
+        return
+    assert outcome(partial(load_plans, text)) == outcome(partial(load_plans, data))
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -11,6 +11,7 @@ uses (S1.4), with every reference local and the nesting bounded.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from operator import itemgetter
 from typing import Any
 
 from toolshape._dialects import dialect_of
@@ -262,9 +263,76 @@ def _part(schema: Mapping[str, Any], name: str) -> dict[str, Any]:
     return {"$schema": schema["$schema"], **schema["$defs"][name]}
 
 
-_TOOL_FAST = compile_check(_without_parts(PLAN_SCHEMA))
+def _fields(schema: Mapping[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
+    """An object schema's check of the fields `names` alone, each required."""
+    return {
+        "$schema": schema["$schema"],
+        "type": "object",
+        "properties": {name: schema["properties"][name] for name in names},
+        "required": list(names),
+        "$defs": schema["$defs"],
+    }
+
+
+_TOOL = _without_parts(PLAN_SCHEMA)
+_TOOL_FAST = compile_check(_TOOL)
 _ROUTE_FAST = compile_check(_part(PLAN_SCHEMA, "parameter"))
 _SCHEME_FAST = compile_check(_part(PLAN_SCHEMA, "scheme"))
+
+#: The fields of plan data whose values differ from tool to tool; an API's tools repeat the
+#: values of every other field (`Parts` proves each distinct combination once). Which fields
+#: are which decides the speed of loading, never a verdict.
+_OWN_FIELDS = (
+    "name",
+    "operationId",
+    "path",
+    "location",
+    "title",
+    "description",
+    "annotations",
+    "bodyProperties",
+    "inputSchema",
+    "nestedSchema",
+    "bodyCheck",
+    "outputSchema",
+    "parameters",
+    "security",
+    "encoding",
+    "diagnostics",
+)
+
+
+def _proof(name: str) -> str:
+    """How `Parts` proves a field of the tool envelope: a shared `scalar` by its value, a
+    shared `container` by its type when empty (a tool with one not empty is checked whole),
+    an own field whose schema asks for nothing but a type by its type (`typed`), any other
+    own field `checked` for each tool."""
+    schema = _TOOL["properties"][name]
+    if name in _OWN_FIELDS:
+        return "typed" if schema.keys() == {"type"} else "checked"
+    return "container" if schema.get("type") in ("object", "array") else "scalar"
+
+
+_SHARED_SCALARS, _SHARED_CONTAINERS, _TYPED, _CHECKED = (
+    tuple(name for name in _TOOL["required"] if _proof(name) == proof)
+    for proof in ("scalar", "container", "typed", "checked")
+)
+_KEYED = itemgetter(*_SHARED_SCALARS, *_SHARED_CONTAINERS, *_TYPED)
+_KEYED_FAST = compile_check(_fields(_TOOL, (*_SHARED_SCALARS, *_SHARED_CONTAINERS, *_TYPED)))
+_CHECKED_FAST = compile_check(_fields(_TOOL, _CHECKED))
+#: The tool envelope is proven in these two parts only where it is a plain object of
+#: independent fields, each required, no other allowed (else `_TOOL_FAST` proves it whole).
+_SPLIT = (
+    _KEYED_FAST is not None
+    and _CHECKED_FAST is not None
+    and _TOOL.keys() == {*_fields(_TOOL, ()), "title", "required", "additionalProperties"}
+    and set(_TOOL["required"]) == set(_TOOL["properties"])
+    and _TOOL["additionalProperties"] is False
+    and set(_OWN_FIELDS) <= set(_TOOL["required"])
+)
+_FIELD_COUNT = len(_TOOL["required"])
+_SCALARS_END = len(_SHARED_SCALARS)
+_CONTAINERS_END = _SCALARS_END + len(_SHARED_CONTAINERS)
 
 
 class Parts:
@@ -287,13 +355,14 @@ class Parts:
         self._schemes: dict[Any, Any] = {}
         self._requirements: dict[Any, Any] = {}
         self._last: tuple[Any, Any] = (None, None)  # the last whole requirement, built
+        self._envelopes: set[tuple[Any, ...]] = set()  # the shared fields' keys proven
 
     def proven(self, data: Any) -> tuple[tuple[Any, ...], tuple[tuple[Any, ...], ...]] | None:
         """The built routes and security alternatives of plan data the fast paths prove as
         `check_envelope` would accept it, or None: `check_envelope` then decides (and words
         what it refuses). Never raises."""
         try:
-            if _TOOL_FAST is None or not _TOOL_FAST(data) or data["fixed"]:
+            if not self._envelope(data) or data["fixed"]:
                 return None  # fixed arguments: rare, `check_envelope` checks them
             known = self._routes
             routes = []
@@ -315,6 +384,31 @@ class Parts:
         except Exception:  # not proven: a part the fast path refused, or any doubt
             return None
         return tuple(routes), security
+
+    def _envelope(self, data: Any) -> bool:
+        """Whether the fast paths prove `data`'s envelope (its routes and schemes aside) as
+        `check_envelope` would accept it: the fields an API's tools repeat once for each
+        distinct combination of their values, the others for each tool.
+
+        Two tools' shared scalars with equal values of the same types are the same JSON, and
+        so are two empty containers of the same type: the same verdict. With every field
+        required and no other allowed, the fields are all there when the getter found each
+        shared one, the own check each own one, and there are no more of them.
+
+        Raises:
+            Exception: any doubt (the caller then leaves `check_envelope` to decide).
+        """
+        if not _SPLIT:
+            return _TOOL_FAST is not None and _TOOL_FAST(data)
+        values: tuple[Any, ...] = _KEYED(data)
+        if len(data) != _FIELD_COUNT or any(values[_SCALARS_END:_CONTAINERS_END]):
+            return _TOOL_FAST is not None and _TOOL_FAST(data)  # a container not empty
+        key = (*values[:_SCALARS_END], *map(type, values))
+        if key not in self._envelopes:
+            if not _KEYED_FAST(data):  # type: ignore[misc]
+                return False
+            self._envelopes.add(key)
+        return bool(_CHECKED_FAST(data))  # type: ignore[misc]
 
     def _security(self, alternatives: Any) -> Any:
         """The built security alternatives of a requirement not the last one seen.
