@@ -200,7 +200,9 @@ class Plan:
     """S20.3: what every request path starts with (a Swagger 2.0 `basePath`), or `""`."""
     _text: str | None = field(default=None, init=False, repr=False, compare=False)
     _engine: CallEngine | None = field(default=None, init=False, repr=False, compare=False)
-    _pending: Callable[[], None] | None = field(default=None, init=False, repr=False, compare=False)
+    _pending: Callable[[Plan], None] | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
     """A loaded plan's schema checks not run yet (`load_plans(lazy=True)`): run before its
     call engine is built, so no unchecked schema ever judges a call (S15.1)."""
 
@@ -279,7 +281,7 @@ class Plan:
         if engine is None:
             pending = self._pending
             if pending is not None:
-                pending()  # raises PlanDataError for a schema that can't be served
+                pending(self)  # raises PlanDataError for a schema that can't be served
                 object.__setattr__(self, "_pending", None)
             compile_engine = Plan.compile_engine
             if compile_engine is None:  # pragma: no cover - the package always wires it
@@ -363,12 +365,12 @@ class Plan:
         data: Mapping[str, Unchecked],
         copy: Callable[[Any], Any] | None,
         parts: tuple[tuple[ParameterRoute, ...], Security] | None = None,
-        pending: Callable[[], None] | None = None,
+        pending: Callable[[Plan], None] | None = None,
     ) -> Plan:
         """The plan of checked plan data, `copy` applied to every container it keeps (None: a
         plans file parsed from text is the loader's own, kept as parsed); `parts` are its
         routes and security alternatives when already built, `pending` the check of its
-        schemas its engine runs first (a plans file loaded lazily)."""
+        schemas its engine runs first, given the plan (a plans file loaded lazily)."""
         if parts is None:
             parts = (
                 tuple(ParameterRoute.from_dict(p) for p in data["parameters"]),

@@ -17,8 +17,7 @@ version is refused with how to rebuild it.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
-from functools import partial
+from collections.abc import Mapping
 from typing import Any
 
 from toolshape._errors import PlanDataError, PlanError, ToolshapeError
@@ -213,9 +212,11 @@ def load_plans(
         options = Options.from_dict(file["settings"]["options"])
     except (TypeError, ValueError) as error:
         raise _refuse("settings.options", str(error)) from None
-    checks = _SchemaChecks(file["definitions"], file["defsGroups"])
+    checks = _SchemaChecks(file["definitions"], file["defsGroups"], file["tools"])
+    # One check for every plan (it finds the plan's tool by its name): nothing per tool.
+    pending = checks.of if lazy else None
+    index_of = checks.index_of
     plans = []
-    names: set[str] = set()
     for index, item in enumerate(file["tools"]):
         proven = parts.proven(item) if parts is not None else None
         if proven is None:
@@ -224,13 +225,13 @@ def load_plans(
             except PlanDataError as error:
                 raise _at(f"tools.{index}", error) from None
         name = item["name"]
-        if name in names:
+        if name in index_of:
             raise _refuse(f"tools.{index}.name", f"repeats the tool name {name!r}")
-        names.add(name)
-        pending = checks.splice(item, index)
+        index_of[name] = index
+        checks.splice(item, index)
         if not lazy:
-            pending()
-        plans.append(Plan._from_data(item, None, proven, pending if lazy else None))
+            checks.check(index)
+        plans.append(Plan._from_data(item, None, proven, pending))
     return PlanResult(
         tuple(plans),
         _errors(file["errors"]),
@@ -246,11 +247,17 @@ class _SchemaChecks:
     """The schema checks of one loaded file: each tool's own part, and each shared definition
     once per dialect that uses it (whichever tool needs it first checks it)."""
 
-    def __init__(self, definitions: Mapping[str, Any], groups: list[list[str]]) -> None:
+    def __init__(
+        self, definitions: Mapping[str, Any], groups: list[list[str]], tools: list[Any]
+    ) -> None:
         self.definitions = definitions
         self.groups = groups
+        self.tools = tools
+        self.index_of: dict[str, int] = {}  # each tool's index in the file, by its name
         self.spliced: dict[int, dict[str, Any]] = {}
         self.keys_of: dict[int, list[str]] = {}  # a spliced group's keys, by its object's id
+        # What `splice` noted of a `$defs` object that is not a group, by tool and field.
+        self.noted: dict[int, dict[str, tuple[tuple[str, ...], list[str]]]] = {}
         self.done: set[tuple[str, int]] = set()
 
     def group(self, index: int, field: str) -> dict[str, Any]:
@@ -277,10 +284,10 @@ class _SchemaChecks:
             self.keys_of[id(spliced)] = keys
         return spliced
 
-    def splice(self, item: JsonObject, index: int) -> Callable[[], None]:
+    def splice(self, item: JsonObject, index: int) -> None:
         """Put the shared definitions in place of their keys in `item`'s schemas (the
-        loader's own data, changed in place); the check of those schemas, to run later.
-        `index` is the tool's in the file (`tools.3`, worded only for a problem).
+        loader's own data, changed in place), noting what `check` needs to know later.
+        `index` is the tool's in the file (`tools.3`).
 
         Raises:
             PlanDataError: a `$defs` key that names no definition.
@@ -303,7 +310,8 @@ class _SchemaChecks:
                 if noted is None:
                     noted = {}
                 noted[field] = self._own(schema, defs, f"tools.{index}.{field}.$defs")
-        return partial(self._check, item, index, noted)
+        if noted is not None:
+            self.noted[index] = noted
 
     def _own(
         self, schema: JsonObject, defs: JsonObject, field: str
@@ -334,16 +342,19 @@ class _SchemaChecks:
         own = tuple(name for name, entry in defs.items() if type(entry) is not str)
         return own, [defs[name] for name in names]
 
-    def _check(
-        self,
-        item: JsonObject,
-        index: int,
-        noted: Mapping[str, tuple[tuple[str, ...], list[str]]] | None,
-    ) -> None:
-        """Check the schemas `splice` put the shared definitions in: each one's own part
-        (the root's dialect decides the rules), then each shared entry it names, once per
-        dialect for the whole file."""
-        at = f"tools.{index}"
+    def of(self, plan: Plan) -> None:
+        """`check` of the tool `plan` was loaded from (its pending check, S15.1)."""
+        self.check(self.index_of[plan.name])
+
+    def check(self, index: int) -> None:
+        """Check the schemas `splice` put the shared definitions in, of the file's tool
+        `index`: each one's own part (the root's dialect decides the rules), then each
+        shared entry it names, once per dialect for the whole file.
+
+        Raises:
+            PlanDataError: naming the field and the place in it.
+        """
+        item, noted, at = self.tools[index], self.noted.get(index), f"tools.{index}"
         for field in SCHEMA_FIELDS:
             schema = item[field]
             if schema is None:
