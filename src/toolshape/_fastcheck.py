@@ -537,7 +537,8 @@ def _multiple_of(w: _Writer, value: Any, schema: Any, v: str, level: int) -> lis
 def _unique_items(w: _Writer, value: Any, schema: Any, v: str, level: int) -> list[str]:
     if not value:
         return []
-    return _when(level, f"{w.given(v, 'list')}not unique({v})")
+    # An array of fewer than two items is unique: no call for it.
+    return _when(level, f"{w.given(v, 'list')}len({v}) > 1 and not unique({v})")
 
 
 def _all_of(w: _Writer, value: Any, schema: Any, v: str, level: int) -> list[str]:
