@@ -5,6 +5,7 @@ file that is not one this version serves refused, naming the field."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import io
 import json
@@ -273,6 +274,12 @@ def test_a_tampered_schema_is_refused_before_it_judges_anything(lazy: bool) -> N
         users[0].call({})
     with pytest.raises(PlanDataError, match="leaves the schema"):  # and on every later call
         users[0].call({})
+    # A plan made from a loaded one before its first call carries its check, under any name.
+    for changes in ({"description": "changed"}, {"name": "renamed"}):
+        fresh = load_plans(text)
+        made = dataclasses.replace(fresh.tools[result.tools.index(users[0])], **changes)
+        with pytest.raises(PlanDataError, match="leaves the schema"):
+            made.call({})
 
 
 def with_defs_object(data: dict[str, Any], own: Any) -> tuple[int, dict[str, Any]]:

@@ -200,11 +200,10 @@ class Plan:
     """S20.3: what every request path starts with (a Swagger 2.0 `basePath`), or `""`."""
     _text: str | None = field(default=None, init=False, repr=False, compare=False)
     _engine: CallEngine | None = field(default=None, init=False, repr=False, compare=False)
-    _pending: Callable[[Plan], None] | None = field(
-        default=None, init=False, repr=False, compare=False
-    )
+    _pending: Callable[[Plan], None] | None = field(default=None, repr=False, compare=False)
     """A loaded plan's schema checks not run yet (`load_plans(lazy=True)`): run before its
-    call engine is built, so no unchecked schema ever judges a call (S15.1)."""
+    call engine is built, so no unchecked schema ever judges a call (S15.1). A constructor
+    argument so that `dataclasses.replace` carries it to the plan it makes."""
 
     #: How a plan's call engine is built; the package wires `toolshape._engine.compile_engine`.
     compile_engine: ClassVar[Callable[[Plan], CallEngine] | None] = None
@@ -463,9 +462,7 @@ def _frozen(cls: type[Plan], plan: Any) -> Plan:
     """The `cls` of the fields stored in `plan` (a `_Building`): the same object `cls(...)`
     builds, made by giving the slots twin its class (every slot set first)."""
     if cls is not Plan or _UNFROZEN_PLAN is None:
-        built = cls(**{name: getattr(plan, name) for name in _INIT_FIELDS})
-        object.__setattr__(built, "_pending", plan._pending)
-        return built
+        return cls(**{name: getattr(plan, name) for name in _INIT_FIELDS})
     plan._text = plan._engine = None
     plan.__class__ = Plan
     return cast(Plan, plan)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from operator import attrgetter
 from typing import Any
 
 from toolshape._errors import PlanDataError, PlanError, ToolshapeError
@@ -343,8 +344,19 @@ class _SchemaChecks:
         return own, [defs[name] for name in names]
 
     def of(self, plan: Plan) -> None:
-        """`check` of the tool `plan` was loaded from (its pending check, S15.1)."""
-        self.check(self.index_of[plan.name])
+        """`check` of the tool `plan` was loaded from (its pending check, S15.1); a plan
+        made from it by `dataclasses.replace` with another name or other schemas has its
+        own schemas checked whole."""
+        index = self.index_of.get(plan.name)
+        if index is not None and all(
+            self.tools[index][field] is schema
+            for field, schema in zip(SCHEMA_FIELDS, _SCHEMAS(plan), strict=True)
+        ):
+            self.check(index)
+            return
+        for field, schema in zip(SCHEMA_FIELDS, _SCHEMAS(plan), strict=True):
+            if schema is not None:
+                check_schema_data(schema, field)
 
     def check(self, index: int) -> None:
         """Check the schemas `splice` put the shared definitions in, of the file's tool
@@ -375,6 +387,9 @@ class _SchemaChecks:
                     )
                     self.done.add((key, id(rules)))
 
+
+#: A plan's schemas, in the order of `SCHEMA_FIELDS`.
+_SCHEMAS = attrgetter("_input", "_nested", "_check", "_output")
 
 #: The class of a `$defs` entry that names a shared definition by its key.
 _TEXT = frozenset({str})
