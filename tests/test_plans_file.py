@@ -275,9 +275,11 @@ def test_a_tampered_schema_is_refused_before_it_judges_anything(lazy: bool) -> N
     with pytest.raises(PlanDataError, match="leaves the schema"):  # and on every later call
         users[0].call({})
     # A plan made from a loaded one before its first call carries its check, under any name.
-    for changes in ({"description": "changed"}, {"name": "renamed"}):
-        fresh = load_plans(text)
-        made = dataclasses.replace(fresh.tools[result.tools.index(users[0])], **changes)
+    at = result.tools.index(users[0])
+    for made in (
+        dataclasses.replace(load_plans(text).tools[at], description="changed"),
+        dataclasses.replace(load_plans(text).tools[at], name="renamed"),
+    ):
         with pytest.raises(PlanDataError, match="leaves the schema"):
             made.call({})
 
