@@ -529,6 +529,24 @@ def test_a_repeated_envelope_field_the_full_check_refuses_is_refused(
     assert error[1]["field"] == f"tools.{last}.{field}"
 
 
+def test_the_fields_keyed_by_type_are_decided_by_their_python_type() -> None:
+    """S15.1: an own field `Parts` proves by its value's type alone must be one whose schema
+    gives every value of a Python type the same verdict (not `integer`: `1.0` is one, `1.5`
+    is not, both floats)."""
+    from jsonschema import Draft202012Validator
+
+    from toolshape._plan_format import _TOOL, _TYPED
+
+    samples = [None, True, False, 0, 1, -3, 0.0, 1.0, 1.5, "", "x", [], [1], {}, {"a": 1}]
+    assert _TYPED  # the split keys some fields by type
+    for name in _TYPED:
+        valid = Draft202012Validator(_TOOL["properties"][name]).is_valid
+        verdicts: dict[type, set[bool]] = {}
+        for value in samples:
+            verdicts.setdefault(type(value), set()).add(valid(value))
+        assert all(len(v) == 1 for v in verdicts.values()), name
+
+
 #: Values some field of a tool's envelope holds, to move between fields and tools.
 ENVELOPE_VALUES = st.sampled_from(
     [True, False, 0, 1, "", "GET", "flat", "hoisted", "json", "reject", "whole", [], {}, "/t"]

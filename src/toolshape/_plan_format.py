@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from operator import itemgetter
-from typing import Any
+from typing import Any, Literal
 
 from toolshape._dialects import dialect_of
 from toolshape._errors import PlanDataError
@@ -302,14 +302,19 @@ _OWN_FIELDS = (
 )
 
 
-def _proof(name: str) -> str:
+def _proof(name: str) -> Literal["scalar", "container", "typed", "checked"]:
     """How `Parts` proves a field of the tool envelope: a shared `scalar` by its value, a
     shared `container` by its type when empty (a tool with one not empty is checked whole),
-    an own field whose schema asks for nothing but a type by its type (`typed`), any other
-    own field `checked` for each tool."""
+    an own field whose value's Python type alone decides (`typed`: a schema of nothing but
+    types, `integer` not among them, as `1.5` and `1.0` are both floats) by its type, any
+    other own field `checked` for each tool."""
     schema = _TOOL["properties"][name]
     if name in _OWN_FIELDS:
-        return "typed" if schema.keys() == {"type"} else "checked"
+        kinds = schema.get("type")
+        typed = schema.keys() == {"type"} and "integer" not in (
+            kinds if isinstance(kinds, list) else [kinds]
+        )
+        return "typed" if typed else "checked"
     return "container" if schema.get("type") in ("object", "array") else "scalar"
 
 
