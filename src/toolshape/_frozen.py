@@ -11,15 +11,18 @@ signature and defaults, in a fraction of the time.
 from __future__ import annotations
 
 from dataclasses import MISSING, fields
-from typing import Any, TypeVar
+from functools import cache
+from typing import Any, TypeVar, cast
 
 T = TypeVar("T")
 
 
+@cache
 def unfrozen(cls: type) -> type | None:
     """A class with the slots of the frozen dataclass `cls`, not frozen: an instance is built as
     one of these, every slot set by plain assignment, then given its class — the same object
-    `cls`'s constructor builds. None where the interpreter refuses the class assignment."""
+    `cls`'s constructor builds. None where the interpreter refuses the class assignment. One
+    twin per class, whoever asks (`fast_init`, a loader building plans through slots)."""
     names: tuple[str, ...] = getattr(cls, "__slots__", ())
     twin = type(f"_Unfrozen{cls.__name__}", (), {"__slots__": names})
     try:
@@ -43,7 +46,7 @@ def fast_init(cls: type[T]) -> type[T]:
     assignment on its `unfrozen` twin; the signature, the defaults (factories called per
     object, as the dataclass does) and the object built are the dataclass's own. A class with
     `__post_init__`, keyword-only fields or a field without a value keeps its constructor."""
-    twin = unfrozen(cls)
+    twin = unfrozen(cast(type, cls))  # a class is hashable; `type[T]` is not said to be
     every = fields(cls)  # type: ignore[arg-type]
     if (
         twin is None
