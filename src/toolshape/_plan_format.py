@@ -10,7 +10,7 @@ uses (S1.4), with every reference local and the nesting bounded.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from operator import itemgetter
 from typing import Any, Literal
 
@@ -490,9 +490,18 @@ def check_plan_data(data: Any) -> None:
         PlanDataError: naming the first field at fault.
     """
     check_envelope(data)
-    for field in SCHEMA_FIELDS:
-        if data[field] is not None:
-            check_schema_data(data[field], field)
+    check_schemas(zip(SCHEMA_FIELDS, map(data.__getitem__, SCHEMA_FIELDS), strict=True))
+
+
+def check_schemas(schemas: Iterable[tuple[str, Any]]) -> None:
+    """`check_schema_data` of each schema field that holds one: `(field, schema)` pairs.
+
+    Raises:
+        PlanDataError: naming the first field at fault and the place in it.
+    """
+    for field, schema in schemas:
+        if schema is not None:
+            check_schema_data(schema, field)
 
 
 #: The fields of plan data that hold schemas.

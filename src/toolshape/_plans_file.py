@@ -33,6 +33,7 @@ from toolshape._plan_format import (
     Parts,
     check_envelope,
     check_schema_data,
+    check_schemas,
     envelope_problem,
     rules_of,
 )
@@ -347,16 +348,12 @@ class _SchemaChecks:
         """`check` of the tool `plan` was loaded from (its pending check, S15.1); a plan
         made from it by `dataclasses.replace` with another name or other schemas has its
         own schemas checked whole."""
+        schemas = tuple(zip(SCHEMA_FIELDS, _SCHEMAS(plan), strict=True))
         index = self.index_of.get(plan.name)
-        if index is not None and all(
-            self.tools[index][field] is schema
-            for field, schema in zip(SCHEMA_FIELDS, _SCHEMAS(plan), strict=True)
-        ):
+        if index is not None and all(self.tools[index][f] is s for f, s in schemas):
             self.check(index)
-            return
-        for field, schema in zip(SCHEMA_FIELDS, _SCHEMAS(plan), strict=True):
-            if schema is not None:
-                check_schema_data(schema, field)
+        else:
+            check_schemas(schemas)
 
     def check(self, index: int) -> None:
         """Check the schemas `splice` put the shared definitions in, of the file's tool
