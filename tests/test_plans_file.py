@@ -512,6 +512,8 @@ def test_a_repeated_scheme_the_full_check_refuses_is_refused() -> None:
         ("bodyAliases", ""),
         ("method", "get"),
         ("title", 0),  # an own field only a type decides
+        ("security", []),  # no alternative: a requirement `Parts` proves whole
+        ("security", {}),
     ],
 )
 def test_a_repeated_envelope_field_the_full_check_refuses_is_refused(
@@ -545,6 +547,61 @@ def test_the_fields_keyed_by_type_are_decided_by_their_python_type() -> None:
         for value in samples:
             verdicts.setdefault(type(value), set()).add(valid(value))
         assert all(len(v) == 1 for v in verdicts.values()), name
+
+
+def test_the_fields_keyed_by_shape_are_decided_by_their_keys_and_types() -> None:
+    """S15.1: an own object field `Parts` proves by its keys and their values' types must be
+    one whose schema gives every object of the same keys and value types the same verdict:
+    each property decided by its Python type, no other property allowed."""
+    from jsonschema import Draft202012Validator
+
+    from toolshape._plan_format import _SHAPED, _TOOL
+
+    samples: list[Any] = [None, True, False, 0, 1, 1.0, 1.5, "", "x", [], {}]
+    assert _SHAPED == ("annotations",)  # the split keys the tool's annotations by shape
+    for name in _SHAPED:
+        schema = _TOOL["properties"][name]
+        valid = Draft202012Validator(schema).is_valid
+        keys = [*schema["properties"], "other"]
+        rng = random.Random(name)
+        verdicts: dict[tuple[Any, ...], set[bool]] = {}
+        for _ in range(3000):
+            value = {k: rng.choice(samples) for k in rng.sample(keys, rng.randrange(4))}
+            shape = (*value, *map(type, value.values()))
+            verdicts.setdefault(shape, set()).add(valid(value))
+        assert all(len(v) == 1 for v in verdicts.values()), name
+
+
+@pytest.mark.parametrize(
+    ("annotations", "field"),
+    [
+        ({"readOnlyHint": 1}, "annotations.readOnlyHint"),  # `true` to `==`, not a boolean
+        ({"title": None}, "annotations.title"),
+        ({"destroyHint": True}, "annotations"),  # no such hint
+        ([], "annotations"),
+    ],
+)
+def test_annotations_proven_by_shape_are_refused_as_the_full_check_refuses(
+    annotations: Any, field: str
+) -> None:
+    """S15.1, S16.2: the tools' annotations are proven once per shape (their hints and the
+    hints' types): in the last tool, hints of a proven shape with another type, or another
+    hint, are still refused, naming the hint; hints in another order are accepted."""
+    data = json.loads(REPEATING)
+    last = len(data["tools"]) - 1
+    proven = data["tools"][0]["annotations"]
+    assert proven
+    assert all(tool["annotations"].keys() == proven.keys() for tool in data["tools"])
+    data["tools"][last]["annotations"] = (
+        {**proven, **annotations} if isinstance(annotations, dict) else annotations
+    )
+    error = outcome(partial(load_plans, json.dumps(data)))
+    assert error == outcome(partial(load_plans, data))
+    assert error[0] == "PlanDataError"
+    assert error[1]["field"] == f"tools.{last}.{field}"
+    data["tools"][last]["annotations"] = dict(reversed(proven.items()))
+    loaded = load_plans(json.dumps(data))
+    assert loaded.tools[last].annotations == proven
 
 
 #: Values some field of a tool's envelope holds, to move between fields and tools.

@@ -302,38 +302,64 @@ _OWN_FIELDS = (
 )
 
 
-def _proof(name: str) -> Literal["scalar", "container", "typed", "checked"]:
+def _typed(schema: Mapping[str, Any]) -> bool:
+    """A schema of nothing but types, `integer` not among them (`1.5` and `1.0` are both
+    floats): a value's Python type alone decides its verdict."""
+    kinds = schema.get("type")
+    return schema.keys() == {"type"} and "integer" not in (
+        kinds if isinstance(kinds, list) else [kinds]
+    )
+
+
+#: The own field `Parts` proves whole, once per distinct value (a security requirement: an
+#: API's tools repeat a few).
+_PROVEN_BY_PARTS = ("security",)
+
+
+def _proof(name: str) -> Literal["scalar", "container", "typed", "shaped", "parts", "checked"]:
     """How `Parts` proves a field of the tool envelope: a shared `scalar` by its value, a
     shared `container` by its type when empty (a tool with one not empty is checked whole),
-    an own field whose value's Python type alone decides (`typed`: a schema of nothing but
-    types, `integer` not among them, as `1.5` and `1.0` are both floats) by its type, any
-    other own field `checked` for each tool."""
+    an own field whose value's Python type alone decides (`typed`) by its type, an own object
+    of `typed` properties and no others (`shaped`) by its keys and their values' types, any
+    other own field `checked` for each tool; the security requirement by `Parts` (`parts`)."""
     schema = _TOOL["properties"][name]
+    if name in _PROVEN_BY_PARTS:
+        return "parts"
     if name in _OWN_FIELDS:
-        kinds = schema.get("type")
-        typed = schema.keys() == {"type"} and "integer" not in (
-            kinds if isinstance(kinds, list) else [kinds]
+        if _typed(schema):
+            return "typed"
+        shaped = (
+            schema.keys() == {"type", "properties", "additionalProperties"}
+            and schema["type"] == "object"
+            and schema["additionalProperties"] is False
+            and all(map(_typed, schema["properties"].values()))
         )
-        return "typed" if typed else "checked"
+        return "shaped" if shaped else "checked"
     return "container" if schema.get("type") in ("object", "array") else "scalar"
 
 
-_SHARED_SCALARS, _SHARED_CONTAINERS, _TYPED, _CHECKED = (
+_SHARED_SCALARS, _SHARED_CONTAINERS, _TYPED, _SHAPED, _CHECKED = (
     tuple(name for name in _TOOL["required"] if _proof(name) == proof)
-    for proof in ("scalar", "container", "typed", "checked")
+    for proof in ("scalar", "container", "typed", "shaped", "checked")
 )
-_KEYED = itemgetter(*_SHARED_SCALARS, *_SHARED_CONTAINERS, *_TYPED)
-_KEYED_FAST = compile_check(_fields(_TOOL, (*_SHARED_SCALARS, *_SHARED_CONTAINERS, *_TYPED)))
+_KEYED = itemgetter(*_SHARED_SCALARS, *_SHARED_CONTAINERS, *_TYPED, *_SHAPED)
+_KEYED_FAST = compile_check(
+    _fields(_TOOL, (*_SHARED_SCALARS, *_SHARED_CONTAINERS, *_TYPED, *_SHAPED))
+)
 _CHECKED_FAST = compile_check(_fields(_TOOL, _CHECKED))
+_SECURITY_FAST = compile_check({"$schema": _TOOL["$schema"], **_TOOL["properties"]["security"]})
 #: The tool envelope is proven in these two parts only where it is a plain object of
 #: independent fields, each required, no other allowed (else `_TOOL_FAST` proves it whole).
 _SPLIT = (
     _KEYED_FAST is not None
     and _CHECKED_FAST is not None
+    and _SECURITY_FAST is not None
     and _TOOL.keys() == {*_fields(_TOOL, ()), "title", "required", "additionalProperties"}
     and set(_TOOL["required"]) == set(_TOOL["properties"])
     and _TOOL["additionalProperties"] is False
     and set(_OWN_FIELDS) <= set(_TOOL["required"])
+    and len(_SHAPED) == 1
+    and set(_PROVEN_BY_PARTS) <= set(_OWN_FIELDS)
 )
 _FIELD_COUNT = len(_TOOL["required"])
 _SCALARS_END = len(_SHARED_SCALARS)
@@ -391,12 +417,16 @@ class Parts:
         return tuple(routes), security
 
     def _envelope(self, data: Any) -> bool:
-        """Whether the fast paths prove `data`'s envelope (its routes and schemes aside) as
+        """Whether the fast paths prove `data`'s envelope (its routes and its security
+        requirement aside: `proven` proves those) as
         `check_envelope` would accept it: the fields an API's tools repeat once for each
         distinct combination of their values, the others for each tool.
 
         Two tools' shared scalars with equal values of the same types are the same JSON, and
-        so are two empty containers of the same type: the same verdict. With every field
+        so are two empty containers of the same type: the same verdict. So is an own field
+        decided by its type (`typed`), and an object of such properties and no others
+        (`shaped`, the annotations) with the same keys whose values have the same types: a
+        key of variable length, but equal keys have equal lengths. With every field
         required and no other allowed, the fields are all there when the getter found each
         shared one, the own check each own one, and there are no more of them.
 
@@ -408,7 +438,10 @@ class Parts:
         values: tuple[Any, ...] = _KEYED(data)
         if len(data) != _FIELD_COUNT or any(values[_SCALARS_END:_CONTAINERS_END]):
             return _TOOL_FAST is not None and _TOOL_FAST(data)  # a container not empty
-        key = (*values[:_SCALARS_END], *map(type, values))
+        shaped = values[-1]  # the one field keyed by shape: its keys and their values' types
+        if shaped.__class__ is not dict:
+            return _TOOL_FAST is not None and _TOOL_FAST(data)
+        key = (*values[:_SCALARS_END], *map(type, values), *shaped, *map(type, shaped.values()))
         if key not in self._envelopes:
             if not _KEYED_FAST(data):  # type: ignore[misc]
                 return False
@@ -424,6 +457,8 @@ class Parts:
         whole = tuple([tuple(map(tuple, map(dict.items, a))) for a in alternatives])
         security = self._requirements.get(whole)
         if security is None:
+            if not _SECURITY_FAST(alternatives):  # type: ignore[misc]
+                raise ValueError("not proven")
             known = self._schemes
             built = []
             for alternative, keys in zip(alternatives, whole, strict=True):
