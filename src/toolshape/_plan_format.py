@@ -418,9 +418,9 @@ class Parts:
 
     def _envelope(self, data: Any) -> bool:
         """Whether the fast paths prove `data`'s envelope (its routes and its security
-        requirement aside: `proven` proves those) as
-        `check_envelope` would accept it: the fields an API's tools repeat once for each
-        distinct combination of their values, the others for each tool.
+        requirement aside: `proven` proves those) as `check_envelope` would accept it: the
+        fields an API's tools repeat once for each distinct combination of their values, the
+        others for each tool.
 
         Two tools' shared scalars with equal values of the same types are the same JSON, and
         so are two empty containers of the same type: the same verdict. So is an own field
@@ -434,13 +434,13 @@ class Parts:
             Exception: any doubt (the caller then leaves `check_envelope` to decide).
         """
         if not _SPLIT:
-            return _TOOL_FAST is not None and _TOOL_FAST(data)
+            return _whole(data)
         values: tuple[Any, ...] = _KEYED(data)
         if len(data) != _FIELD_COUNT or any(values[_SCALARS_END:_CONTAINERS_END]):
-            return _TOOL_FAST is not None and _TOOL_FAST(data)  # a container not empty
+            return _whole(data)  # a container not empty
         shaped = values[-1]  # the one field keyed by shape: its keys and their values' types
         if shaped.__class__ is not dict:
-            return _TOOL_FAST is not None and _TOOL_FAST(data)
+            return _whole(data)
         key = (*values[:_SCALARS_END], *map(type, values), *shaped, *map(type, shaped.values()))
         if key not in self._envelopes:
             if not _KEYED_FAST(data):  # type: ignore[misc]
@@ -473,6 +473,12 @@ class Parts:
                 built.append(tuple(schemes))
             security = self._requirements[whole] = tuple(built)
         return security
+
+
+def _whole(data: Any) -> bool:
+    """Whether the compiled check of the whole tool envelope (routes and schemes aside)
+    proves `data`: where the split can't be used."""
+    return _TOOL_FAST is not None and _TOOL_FAST(data)
 
 
 def _proven(
