@@ -1,4 +1,4 @@
-"""Plans files (`toolshape.plans/1`, issue 17): a whole document's plans written once, served
+"""Plans files (`toolshape.plans/2`, issue 17): a whole document's plans written once, served
 without the document (S15.1) — round trip, sharing, the round-trip law over the corpus, and a
 file that is not one this version serves refused, naming the field."""
 
@@ -34,6 +34,7 @@ from toolshape import (
     load_plans,
     plan_document,
 )
+from toolshape._plan_format import PLAN_SCHEMA, PROFILE_FIELDS
 from toolshape.cli import main
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "src" / "toolshape" / "data"
@@ -126,7 +127,7 @@ def test_the_file_records_versions_settings_and_the_source_hash() -> None:
     result = example("flat", options=options)
     digest = hashlib.sha256(b"the document").hexdigest()
     data = dump_plans(result, sha256=digest)
-    assert data["format"] == PLANS_FORMAT == "toolshape.plans/1"
+    assert data["format"] == PLANS_FORMAT == "toolshape.plans/2"
     assert data["planFormat"] == PLAN_FORMAT
     assert data["source"] == {"name": "example.openapi.json", "sha256": digest}
     assert data["settings"] == {"style": "flat", "options": options.to_dict()}
@@ -209,6 +210,7 @@ def refused(change: Callable[[dict[str, Any]], Any], *, lazy: bool = True) -> Pl
 def test_another_format_version_is_refused_with_how_to_rebuild() -> None:
     for change, field in [
         (lambda d: d.update(format="toolshape.plans/0"), "format"),
+        (lambda d: d.update(format="toolshape.plans/1"), "format"),  # everything inline
         (lambda d: d.update(planFormat="toolshape.plan/1", toolshape="0.0.9"), "planFormat"),
     ]:
         error = refused(change)
@@ -227,11 +229,27 @@ def first_with_defs(data: dict[str, Any]) -> dict[str, Any]:
     [
         (lambda d: d.update(tools={}), "tools"),
         (lambda d: d["tools"][0].update(method="GET\r\nX-Evil: 1"), "tools.0.method"),
-        (
-            lambda d: d["tools"][1]["parameters"][0].update({"in": "evil"}),
-            "tools.1.parameters.0.in",
-        ),
-        (lambda d: d["tools"][1].update(format="toolshape.plan/1"), "tools.1.format"),
+        (lambda d: d["routes"][0].update({"in": "evil"}), "routes.0.in"),
+        (lambda d: d["routes"].__setitem__(4, []), "routes.4"),
+        (lambda d: d["routes"][0].update(style="form"), "routes.0.style"),  # not in a path
+        (lambda d: d["tools"][1]["parameters"].append(7), "tools.1.parameters.1"),
+        (lambda d: d["tools"][1]["parameters"].append(-1), "tools.1.parameters.1"),
+        (lambda d: d["tools"][1]["parameters"].append(True), "tools.1.parameters.1"),
+        (lambda d: d["tools"][1]["parameters"].append(0.0), "tools.1.parameters.1"),
+        (lambda d: d["tools"][1].update(parameters=0), "tools.1.parameters"),
+        (lambda d: d["tools"][1].update(security=1), "tools.1.security"),
+        (lambda d: d["tools"][1].update(security=[]), "tools.1.security"),
+        (lambda d: d["securityRequirements"].append([]), "securityRequirements.1"),
+        (lambda d: d["securityRequirements"][0].append({}), "securityRequirements.0.1"),
+        (lambda d: d["profiles"][0].update(format="toolshape.plan/1"), "profiles.0.format"),
+        (lambda d: d["profiles"][0].update(bodyRequired=1), "profiles.0.bodyRequired"),
+        (lambda d: d["profiles"][0].update(binary=[]), "profiles.0.binary"),
+        (lambda d: d["profiles"][0].update(fixed={}), "profiles.0.fixed"),
+        (lambda d: d["profiles"][0].pop("style"), "profiles.0"),
+        (lambda d: d["tools"][1].update(format="toolshape.plan/2"), "tools.1"),  # a profile's
+        (lambda d: d["profiles"][0].update(name="x"), "profiles.0"),  # a tool's own
+        (lambda d: d["tools"][1].update(profile=9), "tools.1.profile"),
+        (lambda d: d["tools"][1].pop("profile"), "tools.1"),
         (lambda d: d["tools"][1].update(name=d["tools"][0]["name"]), "tools.1.name"),
         (lambda d: d["settings"]["options"].update(on_collision="maybe"), "settings.options"),
         (lambda d: d["settings"]["options"].update(nope=True), "settings.options"),
@@ -338,7 +356,7 @@ def test_a_defs_object_is_refused_where_it_is_wrong(
 
 @pytest.mark.parametrize(
     "text",
-    ["", "not json", "[]", "{" * 100_000, '{"format": "toolshape.plans/1"}', "1" * 5000],
+    ["", "not json", "[]", "{" * 100_000, '{"format": "toolshape.plans/2"}', "1" * 5000],
 )
 def test_what_is_not_a_plans_file_is_a_plan_data_error(text: str) -> None:
     with pytest.raises(PlanDataError):
@@ -360,7 +378,7 @@ def test_toolshape_plan_out_writes_the_file_the_gateway_serves(tmp_path: Path) -
     assert loaded.source == str(SHOP)
     data = json.loads(out.read_text(encoding="utf-8"))
     assert data["source"]["sha256"] == hashlib.sha256(SHOP.read_bytes()).hexdigest()
-    assert f"wrote {out} (toolshape.plans/1): {len(loaded.tools)} tools, 2 errors" in err.getvalue()
+    assert f"wrote {out} (toolshape.plans/2): {len(loaded.tools)} tools, 2 errors" in err.getvalue()
     from toolshape.cli import parse_document
 
     document = parse_document(SHOP.read_text(encoding="utf-8"), str(SHOP))
@@ -396,8 +414,8 @@ def test_a_mutated_file_loads_and_serves_totally(seed: int, value: Any, lazy: bo
 MUTABLE = file_text(example("flat"))
 
 
-def repeating() -> dict[str, Any]:
-    """A plans file whose tools repeat their routes and security schemes (as an API's do)."""
+def repeating_document() -> dict[str, Any]:
+    """A document whose operations repeat their parameters and security (as an API's do)."""
     operation = {
         "parameters": [
             {"name": "id", "in": "path", "required": True, "schema": {"type": "string"}},
@@ -407,7 +425,7 @@ def repeating() -> dict[str, Any]:
         "security": [{"key": []}, {"basic": [], "oauth": []}],
         "responses": {"200": {"description": "ok"}},
     }
-    document = {
+    return {
         "openapi": "3.1.0",
         "info": {"title": "t", "version": "1"},
         "paths": {
@@ -421,7 +439,11 @@ def repeating() -> dict[str, Any]:
             }
         },
     }
-    return dump_plans(plan_document(document, style="flat"))
+
+
+def repeating() -> dict[str, Any]:
+    """A plans file whose tools repeat their routes and security schemes (as an API's do)."""
+    return dump_plans(plan_document(repeating_document(), style="flat"))
 
 
 REPEATING = json.dumps(repeating())
@@ -429,34 +451,76 @@ REPEATING = json.dumps(repeating())
 
 @pytest.mark.parametrize("style", ["flat", "nested"])
 def test_the_fast_paths_prove_a_written_file_without_asking_jsonschema(style: str) -> None:
-    """S15.1: the compiled checks of the envelope, the routes and the schemes accept every
-    tool of a file as written (a check that raised or refused would leave loading correct
-    but slow: jsonschema would decide every tool)."""
-    from toolshape._model import ParameterRoute
+    """S15.1: the compiled checks of a tool entry, a route and a security requirement accept
+    every one of a file as written (a check that raised or refused would leave loading
+    correct but slow: jsonschema would decide every one)."""
     from toolshape._plan_format import (
+        _ENTRY_FAST,
         _ENVELOPE_FAST,
+        _REQUIREMENT_FAST,
         _ROUTE_FAST,
-        _SCHEME_FAST,
         _SPLIT,
-        _TOOL_FAST,
-        Parts,
+        Envelopes,
     )
-    from toolshape._types import SecurityScheme
 
-    data = json.loads(file_text(example(style)))
-    assert _TOOL_FAST is not None
+    assert _ENTRY_FAST is not None
     assert _ENVELOPE_FAST is not None
     assert _ROUTE_FAST is not None
-    assert _SCHEME_FAST is not None
-    assert _SPLIT  # the envelope proven in parts
-    parts = Parts(ParameterRoute.from_dict, SecurityScheme.from_dict)
-    for tool in data["tools"]:
-        assert _TOOL_FAST(tool) is True
-        assert parts._envelope(tool) is True
-        assert all(_ROUTE_FAST(route) is True for route in tool["parameters"])
-        assert all(_SCHEME_FAST(s) is True for a in tool["security"] for s in a)
+    assert _REQUIREMENT_FAST is not None
+    assert _SPLIT  # the entry proven in parts
+    for data in (json.loads(file_text(example(style))), repeating()):
+        envelopes = Envelopes()
+        for tool in data["tools"]:
+            assert _ENTRY_FAST(tool) is True
+            assert envelopes.proven(tool) is True
+        assert data["routes"]
+        assert all(_ROUTE_FAST(route) is True for route in data["routes"])
+        assert data["securityRequirements"]
+        assert all(_REQUIREMENT_FAST(r) is True for r in data["securityRequirements"])
     for plan in example(style).tools:
         assert _ENVELOPE_FAST(plan.to_dict()) is True
+
+
+def test_what_the_tools_repeat_is_written_once_and_named_by_index() -> None:
+    """S15.1: each distinct route, security requirement and profile (the fields of plan data
+    tools repeat) is written once; a tool's entry holds its own fields, names the others by
+    index, and is its plan data with those indices resolved."""
+    result = plan_document(repeating_document(), style="flat")
+    data = repeating()
+    assert len(data["tools"]) == 3
+    assert len(data["routes"]) == 3  # each tool's id, X-Trace and q: the same three
+    assert data["securityRequirements"] == [result.tools[0].to_dict()["security"]]
+    assert data["profiles"] == [{f: result.tools[0].to_dict()[f] for f in PROFILE_FIELDS}]
+    for tool, entry in zip(result.tools, data["tools"], strict=True):
+        assert (entry["parameters"], entry["security"], entry["profile"]) == ([0, 1, 2], 0, 0)
+        assert not set(PROFILE_FIELDS) & set(entry)
+        assert plan_data(data, entry) == tool.to_dict()
+
+
+#: The fields of plan data a tool's entry holds itself.
+OWN_FIELDS = frozenset(PLAN_SCHEMA["required"]) - set(PROFILE_FIELDS)
+
+
+def plan_data_problem(data: dict[str, Any]) -> PlanDataError | None:
+    """What the plan-data check of a tool's envelope (`check_envelope`) refuses, if anything."""
+    from toolshape._plan_format import check_envelope
+
+    try:
+        check_envelope(data)
+    except PlanDataError as error:
+        return error
+    return None
+
+
+def plan_data(data: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any]:
+    """A tool entry of a plans file as plan data: its routes and requirement resolved."""
+    own = {name: value for name, value in entry.items() if name != "profile"}
+    return {
+        **data["profiles"][entry["profile"]],
+        **own,
+        "parameters": [data["routes"][i] for i in entry["parameters"]],
+        "security": data["securityRequirements"][entry["security"]],
+    }
 
 
 #: Values a route or scheme field may hold that are valid alone but not everywhere.
@@ -468,81 +532,95 @@ PLAUSIBLE = st.sampled_from(
 )
 
 
+def refused_in_plan_data(data: dict[str, Any], field: str, index: int) -> PlanDataError:
+    """What the plan-data check (`check_envelope`) says of the first tool whose `field`
+    (`parameters` or `security`) names entry `index` of its table."""
+    from toolshape._plan_format import check_envelope
+
+    entry = next(
+        tool
+        for tool in data["tools"]
+        if index == tool[field] or (isinstance(tool[field], list) and index in tool[field])
+    )
+    with pytest.raises(PlanDataError) as caught:
+        check_envelope(plan_data(data, entry))
+    return caught.value
+
+
 @pytest.mark.parametrize(
     ("change", "field"),
     [
-        ({"in": "header", "style": "form"}, "parameters.0.style"),
-        ({"in": "header", "style": "simple", "name": "Host"}, "parameters.0.name"),
-        ({"in": "cookie", "style": "form", "name": "a b"}, "parameters.0.name"),
+        ({"in": "header", "style": "form"}, "style"),
+        ({"in": "header", "style": "simple", "name": "Host"}, "name"),
+        ({"in": "cookie", "style": "form", "name": "a b"}, "name"),
     ],
 )
-def test_a_repeated_route_the_full_check_refuses_is_refused(
+def test_a_route_the_serving_rules_refuse_is_refused_in_its_table(
     change: dict[str, Any], field: str
 ) -> None:
-    """S12.1, S12.2: a route proven once for many tools is still refused where its style or
-    name can't be served, in the last tool that has it as in the first."""
+    """S12.1, S12.2: a route written once for many tools is refused where its style or name
+    can't be served, naming it in `routes` — as the plan-data check refuses it in a tool."""
     data = json.loads(REPEATING)
-    data["tools"][-1]["parameters"][0].update(change)
+    data["routes"][0].update(change)
     error = outcome(partial(load_plans, json.dumps(data)))
     assert error == outcome(partial(load_plans, data))
     assert error[0] == "PlanDataError"
-    assert error[1]["field"] == f"tools.{len(data['tools']) - 1}.{field}"
+    assert error[1]["field"] == f"routes.0.{field}"
+    assert refused_in_plan_data(data, "parameters", 0).field == f"parameters.0.{field}"
 
 
-def test_a_repeated_scheme_the_full_check_refuses_is_refused() -> None:
-    """S18.1: an API-key scheme proven once for many tools is still refused, in the last
-    tool that has it, where it would send a header the client owns."""
+def test_a_scheme_the_serving_rules_refuse_is_refused_in_its_table() -> None:
+    """S18.1: an API-key scheme written once for many tools is refused where it would send a
+    header the client owns, naming it in `securityRequirements`."""
     data = json.loads(REPEATING)
-    last = len(data["tools"]) - 1
-    (scheme,) = data["tools"][last]["security"][0]
+    (scheme,) = data["securityRequirements"][0][0]
     assert (scheme["in"], scheme["parameter"]) == ("header", "x-key")
     scheme["parameter"] = "Host"
     error = outcome(partial(load_plans, json.dumps(data)))
     assert error == outcome(partial(load_plans, data))
-    assert error[1]["field"] == f"tools.{last}.security.0.0.parameter"
+    assert error[1]["field"] == "securityRequirements.0.0.0.parameter"
+    assert refused_in_plan_data(data, "security", 0).field == "security.0.0.parameter"
 
 
 @pytest.mark.parametrize(
-    ("field", "value"),
+    ("field", "value", "at"),
     [
-        ("bodyRequired", 0),  # `false` to `==`, not to the format
-        ("outputWrapped", 1),
-        ("binary", []),  # empty, as in every other tool, but not an object
-        ("fixed", {}),
-        ("bodyAliases", ""),
-        ("method", "get"),
-        ("title", 0),  # an own field only a type decides
-        ("security", []),  # no alternative: a requirement `Parts` proves whole
-        ("security", {}),
+        ("title", 0, "title"),  # an own field only a type decides
+        ("inputSchema", [], "inputSchema"),
+        ("method", "get", "method"),
+        ("security", False, "security"),  # the index `0` to `==`, not to the format
+        ("security", 0.0, "security"),  # an integer to JSON Schema, not an index
+        ("profile", True, "profile"),
+        ("profile", 0.0, "profile"),
+        ("parameters", [False], "parameters.0"),
+        ("parameters", [0, 1.0], "parameters.1"),
     ],
 )
-def test_a_repeated_envelope_field_the_full_check_refuses_is_refused(
-    field: str, value: Any
-) -> None:
-    """S15.1: the fields an API's tools repeat are proven once for each distinct combination
-    of values, with their types: a value equal to a proven one but of another type, or an
-    empty container of another type, is still refused in the last tool that has it."""
+def test_an_entry_field_the_full_check_refuses_is_refused(field: str, value: Any, at: str) -> None:
+    """S15.1: a tool entry's fields proven once per distinct key of their types (or named by
+    index) are still refused in the last tool, naming the field, where a value is equal to a
+    proven one but of another type, or is no index."""
     data = json.loads(REPEATING)
     last = len(data["tools"]) - 1
     data["tools"][last][field] = value
     error = outcome(partial(load_plans, json.dumps(data)))
     assert error == outcome(partial(load_plans, data))
     assert error[0] == "PlanDataError"
-    assert error[1]["field"] == f"tools.{last}.{field}"
+    assert error[1]["field"] == f"tools.{last}.{at}"
 
 
 def test_the_fields_keyed_by_type_are_decided_by_their_python_type() -> None:
-    """S15.1: an own field `Parts` proves by its value's type alone must be one whose schema
+    """S15.1: an own field `Envelopes` proves by its value's type alone must be one whose schema
     gives every value of a Python type the same verdict (not `integer`: `1.0` is one, `1.5`
     is not, both floats)."""
     from jsonschema import Draft202012Validator
 
-    from toolshape._plan_format import _TOOL, _TYPED
+    from toolshape._plan_format import _TYPED, ENTRY_SCHEMA
 
     samples = [None, True, False, 0, 1, -3, 0.0, 1.0, 1.5, "", "x", [], [1], {}, {"a": 1}]
     assert _TYPED  # the split keys some fields by type
     for name in _TYPED:
-        valid = Draft202012Validator(_TOOL["properties"][name]).is_valid
+        valid = Draft202012Validator(ENTRY_SCHEMA["properties"][name]).is_valid
         verdicts: dict[type, set[bool]] = {}
         for value in samples:
             verdicts.setdefault(type(value), set()).add(valid(value))
@@ -550,17 +628,17 @@ def test_the_fields_keyed_by_type_are_decided_by_their_python_type() -> None:
 
 
 def test_the_fields_keyed_by_shape_are_decided_by_their_keys_and_types() -> None:
-    """S15.1: an own object field `Parts` proves by its keys and their values' types must be
+    """S15.1: an own object field `Envelopes` proves by its keys and their values' types must be
     one whose schema gives every object of the same keys and value types the same verdict:
     each property decided by its Python type, no other property allowed."""
     from jsonschema import Draft202012Validator
 
-    from toolshape._plan_format import _SHAPED, _TOOL
+    from toolshape._plan_format import _SHAPED, ENTRY_SCHEMA
 
     samples: list[Any] = [None, True, False, 0, 1, 1.0, 1.5, "", "x", [], {}]
     assert _SHAPED == ("annotations",)  # the split keys the tool's annotations by shape
     for name in _SHAPED:
-        schema = _TOOL["properties"][name]
+        schema = ENTRY_SCHEMA["properties"][name]
         valid = Draft202012Validator(schema).is_valid
         keys = [*schema["properties"], "other"]
         rng = random.Random(name)
@@ -638,20 +716,53 @@ def test_an_envelope_proven_in_parts_is_refused_as_the_full_check_refuses(
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(0, 10**9), GARBAGE | PLAUSIBLE, st.sampled_from(["parameters", "security"]))
-def test_repeated_parts_proven_once_refuse_what_the_full_check_refuses(
-    seed: int, value: Any, part: str
+@given(
+    st.integers(0, 10**9),
+    GARBAGE | PLAUSIBLE,
+    st.sampled_from(["routes", "securityRequirements", "profiles"]),
+)
+def test_a_table_entry_is_refused_as_the_plan_data_check_refuses_it(
+    seed: int, value: Any, table: str
 ) -> None:
-    """S15.1: a file's routes and security schemes, each distinct one proven once when the
-    file is text, are accepted and refused exactly as the full check of every tool (parsed
-    data) accepts and refuses them, naming the same field."""
+    """S15.1: an entry of a file's tables (a route, a security requirement), checked once
+    whichever tools name it, is accepted and refused exactly as the plan-data check of a tool
+    that uses it accepts and refuses it there, naming the same field inside it and why — from
+    text and from parsed data alike."""
     rng = random.Random(seed)
     data = json.loads(REPEATING)
-    tool = rng.randrange(len(data["tools"]))
-    data["tools"][tool][part] = mutate(data["tools"][tool][part], rng, value)
+    index = rng.randrange(len(data[table]))
+    data[table][index] = mutate(data[table][index], rng, value)
     try:
         text = json.dumps(data, allow_nan=False)
     except (TypeError, ValueError):  # `value` itself is not JSON
         return
-    from_text, from_data = outcome(partial(load_plans, text)), outcome(partial(load_plans, data))
-    assert from_text == from_data
+    loaded = outcome(partial(load_plans, text))
+    assert loaded == outcome(partial(load_plans, data))
+    if table == "profiles" and not (
+        isinstance(data[table][index], dict) and OWN_FIELDS.isdisjoint(data[table][index])
+    ):  # no plan data has it: a profile that is no object, or holds a tool's own field
+        assert loaded[0] == "PlanDataError"
+        assert loaded[1]["field"] == f"{table}.{index}"
+        return
+    if table == "routes":
+        entry = next(t for t in data["tools"] if index in t["parameters"])
+        at = f"parameters.{entry['parameters'].index(index)}"
+    elif table == "securityRequirements":
+        entry, at = next(t for t in data["tools"] if t["security"] == index), "security"
+    else:  # a profile's fields are the plan data's own
+        entry, at = next(t for t in data["tools"] if t["profile"] == index), ""
+    error = plan_data_problem(plan_data(data, entry))
+    if error is not None:
+        assert loaded[0] == "PlanDataError"
+        assert error.field.startswith(at)
+        inside = error.field.removeprefix(at).removeprefix(".")
+        inside = "" if inside in ("", "(root)") else f".{inside}"
+        assert loaded[1]["field"] == f"{table}.{index}{inside}"
+        reason = (  # plan data words its format apart: `format is ...`
+            error.message.removeprefix("not a toolshape plan: format ")
+            if error.field == "format"
+            else error.message.split("` ", 1)[1]
+        )
+        assert loaded[1]["message"].split("` ", 1)[1] == reason
+    else:
+        assert loaded[0] == "request"  # it loads

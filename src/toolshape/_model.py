@@ -365,18 +365,19 @@ class Plan:
         copy: Callable[[Any], Any] | None,
         parts: tuple[tuple[ParameterRoute, ...], Security] | None = None,
         pending: Callable[[Plan], None] | None = None,
+        profile: Mapping[str, Unchecked] | None = None,
     ) -> Plan:
         """The plan of checked plan data, `copy` applied to every container it keeps (None: a
         plans file parsed from text is the loader's own, kept as parsed); `parts` are its
         routes and security alternatives when already built, `pending` the check of its
-        schemas its engine runs first, given the plan (a plans file loaded lazily)."""
+        schemas its engine runs first, given the plan (a plans file loaded lazily), and
+        `profile` the fields of its data many tools share when `data` holds only its own (a
+        plans file's tool entry)."""
+        shared = data if profile is None else profile
         if parts is None:
             parts = (
                 tuple(ParameterRoute.from_dict(p) for p in data["parameters"]),
-                tuple(
-                    tuple(SecurityScheme.from_dict(s) for s in alternative)
-                    for alternative in data["security"]
-                ),
+                security_of(data["security"]),
             )
         # Each field stored in its slot (many plans are loaded at once): no keyword arguments,
         # no frozen `__setattr__`.
@@ -385,19 +386,19 @@ class Plan:
         plan.operation_id = data["operationId"]
         plan.method = data["method"]
         plan.path = data["path"]
-        plan.content_type = data["contentType"]
-        plan.style = data["style"]
+        plan.content_type = shared["contentType"]
+        plan.style = shared["style"]
         plan.location = data["location"]
         diagnostics = data["diagnostics"]
         plan.diagnostics = tuple(map(Diagnostic.from_dict, diagnostics)) if diagnostics else ()
-        plan.body = data["body"]
+        plan.body = shared["body"]
         plan.parameters = parts[0]
         plan.body_properties = tuple(data["bodyProperties"])
-        plan.body_aliases = data["bodyAliases"]
-        plan.base_path = data["basePath"]
-        plan.body_required = data["bodyRequired"]
-        plan.undeclared = data["undeclared"]
-        plan.validation = data["validation"]
+        plan.body_aliases = shared["bodyAliases"]
+        plan.base_path = shared["basePath"]
+        plan.body_required = shared["bodyRequired"]
+        plan.undeclared = shared["undeclared"]
+        plan.validation = shared["validation"]
         plan._input = data["inputSchema"]
         plan._nested = data["nestedSchema"]
         plan._check = data["bodyCheck"]
@@ -405,12 +406,12 @@ class Plan:
         plan.description = data["description"]
         plan.annotations = data["annotations"]
         plan._output = data["outputSchema"]
-        plan.output_wrapped = data["outputWrapped"]
-        plan.body_encoding = data["bodyEncoding"]
+        plan.output_wrapped = shared["outputWrapped"]
+        plan.body_encoding = shared["bodyEncoding"]
         plan.encoding = data["encoding"]
-        plan.binary = data["binary"]
+        plan.binary = shared["binary"]
         plan.security = parts[1]
-        fixed = data["fixed"]
+        fixed = shared["fixed"]
         plan.fixed = tuple(map(FixedArgument.from_dict, fixed)) if fixed else ()
         plan._pending = pending
         if copy is not None:  # data the caller keeps (and may change): its containers copied
@@ -438,6 +439,13 @@ class Plan:
     def __reduce__(self) -> tuple[object, ...]:
         # Pickles as its plain data; the compiled engine is rebuilt on use.
         return (Plan.from_dict, (self.to_dict(),))
+
+
+def security_of(requirement: Any) -> Security:
+    """The security alternatives of checked plan data's `security`."""
+    return tuple(
+        tuple(SecurityScheme.from_dict(s) for s in alternative) for alternative in requirement
+    )
 
 
 _UNFROZEN_PLAN = unfrozen(Plan)

@@ -10,7 +10,7 @@ uses (S1.4), with every reference local and the nesting bounded.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from operator import itemgetter
 from typing import Any, Literal
 
@@ -249,13 +249,60 @@ _ENVELOPE = compile_schema(PLAN_SCHEMA)
 _ENVELOPE_FAST = compile_check(PLAN_SCHEMA)
 
 
-def _without_parts(schema: Mapping[str, Any]) -> dict[str, Any]:
-    """`PLAN_SCHEMA` with each route and each security scheme left unchecked (`Parts` proves
-    them), every other field as it is."""
-    properties = dict(schema["properties"])
-    properties["parameters"] = {"type": "array"}
-    properties["security"] = {**properties["security"], "items": {"type": "array"}}
-    return {**schema, "properties": properties}
+#: An index into one of a plans file's tables.
+_INDEX = {"type": "integer", "minimum": 0}
+
+#: The fields of plan data whose values differ from tool to tool, and `method` (a reader of a
+#: plans file looks for it beside the path): a tool's entry in a plans file holds these. The
+#: others an API's tools repeat: they are a tool's profile, each distinct one written once.
+#: Which fields are which decides the size and the speed of a plans file, never a verdict.
+_OWN_FIELDS = (
+    "name",
+    "operationId",
+    "method",
+    "path",
+    "location",
+    "title",
+    "description",
+    "annotations",
+    "bodyProperties",
+    "inputSchema",
+    "nestedSchema",
+    "bodyCheck",
+    "outputSchema",
+    "parameters",
+    "security",
+    "encoding",
+    "diagnostics",
+)
+PROFILE_FIELDS = tuple(name for name in PLAN_SCHEMA["required"] if name not in _OWN_FIELDS)
+"""The fields of plan data a plans file writes in a tool's profile (`profiles`)."""
+
+
+def _as_entry(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """`PLAN_SCHEMA` as a plans file holds a tool (its entry): its own fields, with its routes,
+    security requirement and profile named by their indices in the file's tables (`routes`,
+    `securityRequirements`, `profiles`; each entry checked there)."""
+    properties = {name: schema["properties"][name] for name in _OWN_FIELDS}
+    properties["parameters"] = {"type": "array", "items": _INDEX}
+    properties["security"] = _INDEX
+    properties["profile"] = _INDEX
+    return {
+        **schema,
+        "title": "a tool's entry in a toolshape plans file",
+        "properties": properties,
+        "required": list(properties),
+    }
+
+
+def _as_profile(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """`PLAN_SCHEMA`'s fields that tools repeat, as one entry of a plans file's `profiles`."""
+    return {
+        **schema,
+        "title": "a tool's profile in a toolshape plans file",
+        "properties": {name: schema["properties"][name] for name in PROFILE_FIELDS},
+        "required": list(PROFILE_FIELDS),
+    }
 
 
 def _part(schema: Mapping[str, Any], name: str) -> dict[str, Any]:
@@ -274,32 +321,25 @@ def _fields(schema: Mapping[str, Any], names: tuple[str, ...]) -> dict[str, Any]
     }
 
 
-_TOOL = _without_parts(PLAN_SCHEMA)
-_TOOL_FAST = compile_check(_TOOL)
-_ROUTE_FAST = compile_check(_part(PLAN_SCHEMA, "parameter"))
-_SCHEME_FAST = compile_check(_part(PLAN_SCHEMA, "scheme"))
+ENTRY_SCHEMA: Mapping[str, Any] = _as_entry(PLAN_SCHEMA)
+"""A tool as a plans file holds it (2020-12): its own plan data, its routes, security
+requirement and profile named by index."""
 
-#: The fields of plan data whose values differ from tool to tool; an API's tools repeat the
-#: values of every other field (`Parts` proves each distinct combination once). Which fields
-#: are which decides the speed of loading, never a verdict.
-_OWN_FIELDS = (
-    "name",
-    "operationId",
-    "path",
-    "location",
-    "title",
-    "description",
-    "annotations",
-    "bodyProperties",
-    "inputSchema",
-    "nestedSchema",
-    "bodyCheck",
-    "outputSchema",
-    "parameters",
-    "security",
-    "encoding",
-    "diagnostics",
-)
+_ENTRY = compile_schema(ENTRY_SCHEMA)
+_ENTRY_FAST = compile_check(ENTRY_SCHEMA)
+_PROFILE_SCHEMA = _as_profile(PLAN_SCHEMA)
+_PROFILE = compile_schema(_PROFILE_SCHEMA)
+_PROFILE_FAST = compile_check(_PROFILE_SCHEMA)
+_ROUTE_SCHEMA = _part(PLAN_SCHEMA, "parameter")
+_ROUTE = compile_schema(_ROUTE_SCHEMA)
+_ROUTE_FAST = compile_check(_ROUTE_SCHEMA)
+_REQUIREMENT_SCHEMA = {
+    "$schema": PLAN_SCHEMA["$schema"],
+    **PLAN_SCHEMA["properties"]["security"],
+    "$defs": PLAN_SCHEMA["$defs"],
+}
+_REQUIREMENT = compile_schema(_REQUIREMENT_SCHEMA)
+_REQUIREMENT_FAST = compile_check(_REQUIREMENT_SCHEMA)
 
 
 def _typed(schema: Mapping[str, Any]) -> bool:
@@ -311,194 +351,88 @@ def _typed(schema: Mapping[str, Any]) -> bool:
     )
 
 
-#: The own field `Parts` proves whole, once per distinct value (a security requirement: an
-#: API's tools repeat a few).
-_PROVEN_BY_PARTS = ("security",)
+#: The fields of an entry that name entries of the file's tables: the loader proves them when
+#: it finds what they name.
+_BY_TABLE = ("parameters", "security", "profile")
 
 
-def _proof(name: str) -> Literal["scalar", "container", "typed", "shaped", "parts", "checked"]:
-    """How `Parts` proves a field of the tool envelope: a shared `scalar` by its value, a
-    shared `container` by its type when empty (a tool with one not empty is checked whole),
-    an own field whose value's Python type alone decides (`typed`) by its type, an own object
-    of `typed` properties and no others (`shaped`) by its keys and their values' types, any
-    other own field `checked` for each tool; the security requirement by `Parts` (`parts`)."""
-    schema = _TOOL["properties"][name]
-    if name in _PROVEN_BY_PARTS:
-        return "parts"
-    if name in _OWN_FIELDS:
-        if _typed(schema):
-            return "typed"
-        shaped = (
-            schema.keys() == {"type", "properties", "additionalProperties"}
-            and schema["type"] == "object"
-            and schema["additionalProperties"] is False
-            and all(map(_typed, schema["properties"].values()))
-        )
-        return "shaped" if shaped else "checked"
-    return "container" if schema.get("type") in ("object", "array") else "scalar"
+def _proof(name: str) -> Literal["typed", "shaped", "table", "checked"]:
+    """How a field of a tool's entry is proven: one whose value's Python type alone decides
+    (`typed`) by its type, an object of `typed` properties and no others (`shaped`) by its
+    keys and their values' types — each once for every distinct key of them all (`Envelopes`)
+    —, the indices into the file's tables by the loader finding their entries (`table`), any
+    other field by a compiled check of each tool (`checked`)."""
+    schema = ENTRY_SCHEMA["properties"][name]
+    if name in _BY_TABLE:
+        return "table"
+    if _typed(schema):
+        return "typed"
+    shaped = (
+        schema.keys() == {"type", "properties", "additionalProperties"}
+        and schema["type"] == "object"
+        and schema["additionalProperties"] is False
+        and all(map(_typed, schema["properties"].values()))
+    )
+    return "shaped" if shaped else "checked"
 
 
-_SHARED_SCALARS, _SHARED_CONTAINERS, _TYPED, _SHAPED, _CHECKED = (
-    tuple(name for name in _TOOL["required"] if _proof(name) == proof)
-    for proof in ("scalar", "container", "typed", "shaped", "checked")
+_TYPED, _SHAPED, _CHECKED = (
+    tuple(name for name in ENTRY_SCHEMA["required"] if _proof(name) == proof)
+    for proof in ("typed", "shaped", "checked")
 )
-_KEYED = itemgetter(*_SHARED_SCALARS, *_SHARED_CONTAINERS, *_TYPED, *_SHAPED)
-_KEYED_FAST = compile_check(
-    _fields(_TOOL, (*_SHARED_SCALARS, *_SHARED_CONTAINERS, *_TYPED, *_SHAPED))
-)
-_CHECKED_FAST = compile_check(_fields(_TOOL, _CHECKED))
-_SECURITY_FAST = compile_check({"$schema": _TOOL["$schema"], **_TOOL["properties"]["security"]})
-#: The tool envelope is proven in these two parts only where it is a plain object of
-#: independent fields, each required, no other allowed (else `_TOOL_FAST` proves it whole).
+_KEYED = itemgetter(*_TYPED, *_SHAPED)
+_KEYED_FAST = compile_check(_fields(ENTRY_SCHEMA, (*_TYPED, *_SHAPED)))
+_CHECKED_FAST = compile_check(_fields(ENTRY_SCHEMA, _CHECKED))
+#: A tool entry is proven in these parts only where it is a plain object of independent
+#: fields, each required, no other allowed (else `_ENTRY_FAST` proves it whole).
 _SPLIT = (
     _KEYED_FAST is not None
     and _CHECKED_FAST is not None
-    and _SECURITY_FAST is not None
-    and _TOOL.keys() == {*_fields(_TOOL, ()), "title", "required", "additionalProperties"}
-    and set(_TOOL["required"]) == set(_TOOL["properties"])
-    and _TOOL["additionalProperties"] is False
-    and set(_OWN_FIELDS) <= set(_TOOL["required"])
+    and ENTRY_SCHEMA.keys()
+    == {*_fields(ENTRY_SCHEMA, ()), "title", "required", "additionalProperties"}
+    and set(ENTRY_SCHEMA["required"]) == set(ENTRY_SCHEMA["properties"])
+    and ENTRY_SCHEMA["additionalProperties"] is False
     and len(_SHAPED) == 1
-    and set(_PROVEN_BY_PARTS) <= set(_OWN_FIELDS)
 )
-_FIELD_COUNT = len(_TOOL["required"])
-_SCALARS_END = len(_SHARED_SCALARS)
-_CONTAINERS_END = _SCALARS_END + len(_SHARED_CONTAINERS)
+_FIELD_COUNT = len(ENTRY_SCHEMA["required"])
 
 
-class Parts:
-    """The routes and security schemes of many plans' data (a plans file's: an API's tools
-    repeat theirs), each distinct one proven valid and built once.
+class Envelopes:
+    """The tool entries of a plans file parsed from JSON text: the fields proven by their
+    values' types (`typed`) and shape (`shaped`, the annotations) once for each distinct key
+    of them all — the types, then the annotations' hints, then their values' types — the
+    others (`checked`) for each tool.
 
-    Only for data parsed from JSON text: a route's or a scheme's fields are then scalars, and
-    two with equal items are the same data where their values are of the same types (`True`
-    is `1` to `==`, not to `type`). A route's key is its keys, then its values, then their
-    types, in one tuple. A scheme's fields are text or null, which nothing else from JSON
-    equals, so its items are its key, and a whole security requirement equal (`==`) to one
-    proven is proven: its schemes hold the same text under the same names. A field that is
-    no scalar can't be a key: `check_envelope` decides.
+    Only for data parsed from JSON text, whose values are JSON's types: two values of the
+    same Python type get the same verdict from a `typed` field's schema, and two objects of
+    the same keys whose values have the same types from a `shaped` one (a key of variable
+    length, but equal keys have equal lengths). With every field required and no other
+    allowed, the fields are all there when the getter found each keyed one, the own check
+    each checked one and the loader each index, and there are no more of them.
     """
 
-    def __init__(self, route: Callable[[Any], Any], scheme: Callable[[Any], Any]) -> None:
-        self._build_route = route
-        self._build_scheme = scheme
-        self._routes: dict[Any, Any] = {}
-        self._schemes: dict[Any, Any] = {}
-        self._requirements: dict[Any, Any] = {}
-        self._last: tuple[Any, Any] = (None, None)  # the last whole requirement, built
-        self._envelopes: set[tuple[Any, ...]] = set()  # the shared fields' keys proven
+    def __init__(self) -> None:
+        self._proven: set[tuple[Any, ...]] = set()  # the keys proven
 
-    def proven(self, data: Any) -> tuple[tuple[Any, ...], tuple[tuple[Any, ...], ...]] | None:
-        """The built routes and security alternatives of plan data the fast paths prove as
-        `check_envelope` would accept it, or None: `check_envelope` then decides (and words
-        what it refuses). Never raises."""
+    def proven(self, data: Any) -> bool:
+        """Whether the fast paths prove the tool entry `data` as `check_entry` would accept
+        it, its indices into the file's tables aside (the loader proves those): False leaves
+        `check_entry` to decide, and to word what it refuses. Never raises."""
         try:
-            if not self._envelope(data) or data["fixed"]:
-                return None  # fixed arguments: rare, `check_envelope` checks them
-            known = self._routes
-            routes = []
-            for route in data["parameters"]:
-                key = (*route, *route.values(), *map(type, route.values()))
-                found = known.get(key)
-                if found is None:
-                    found = _proven(
-                        known, key, route, _ROUTE_FAST, _route_problem, self._build_route
-                    )
-                routes.append(found)
-            # An API's tools repeat whole security requirements, mostly the one before: that
-            # one compared in C, any other by one key for the whole requirement.
-            alternatives = data["security"]
-            last, security = self._last
-            if alternatives != last:
-                security = self._security(alternatives)
-                self._last = alternatives, security
-        except Exception:  # not proven: a part the fast path refused, or any doubt
-            return None
-        return tuple(routes), security
-
-    def _envelope(self, data: Any) -> bool:
-        """Whether the fast paths prove `data`'s envelope (its routes and its security
-        requirement aside: `proven` proves those) as `check_envelope` would accept it: the
-        fields an API's tools repeat once for each distinct combination of their values, the
-        others for each tool.
-
-        Two tools' shared scalars with equal values of the same types are the same JSON, and
-        so are two empty containers of the same type: the same verdict. So is an own field
-        decided by its type (`typed`), and an object of such properties and no others
-        (`shaped`, the annotations) with the same keys whose values have the same types: a
-        key of variable length, but equal keys have equal lengths. With every field
-        required and no other allowed, the fields are all there when the getter found each
-        shared one, the own check each own one, and there are no more of them.
-
-        Raises:
-            Exception: any doubt (the caller then leaves `check_envelope` to decide).
-        """
-        if not _SPLIT:
-            return _whole(data)
-        values: tuple[Any, ...] = _KEYED(data)
-        if len(data) != _FIELD_COUNT or any(values[_SCALARS_END:_CONTAINERS_END]):
-            return _whole(data)  # a container not empty
-        shaped = values[-1]  # the one field keyed by shape: its keys and their values' types
-        if shaped.__class__ is not dict:
-            return _whole(data)
-        key = (*values[:_SCALARS_END], *map(type, values), *shaped, *map(type, shaped.values()))
-        if key not in self._envelopes:
-            if not _KEYED_FAST(data):  # type: ignore[misc]
+            if not _SPLIT:
+                return _ENTRY_FAST is not None and bool(_ENTRY_FAST(data))
+            values: tuple[Any, ...] = _KEYED(data)
+            shaped = values[-1]  # the one field keyed by shape: its keys, their values' types
+            if len(data) != _FIELD_COUNT or shaped.__class__ is not dict:
                 return False
-            self._envelopes.add(key)
-        return bool(_CHECKED_FAST(data))  # type: ignore[misc]
-
-    def _security(self, alternatives: Any) -> Any:
-        """The built security alternatives of a requirement not the last one seen.
-
-        Raises:
-            ValueError: not proven (`check_envelope` then decides and words it).
-        """
-        whole = tuple([tuple(map(tuple, map(dict.items, a))) for a in alternatives])
-        security = self._requirements.get(whole)
-        if security is None:
-            if not _SECURITY_FAST(alternatives):  # type: ignore[misc]
-                raise ValueError("not proven")
-            known = self._schemes
-            built = []
-            for alternative, keys in zip(alternatives, whole, strict=True):
-                schemes = []
-                for scheme, items in zip(alternative, keys, strict=True):
-                    found = known.get(items)
-                    if found is None:
-                        found = _proven(
-                            known, items, scheme, _SCHEME_FAST, _scheme_problem, self._build_scheme
-                        )
-                    schemes.append(found)
-                built.append(tuple(schemes))
-            security = self._requirements[whole] = tuple(built)
-        return security
-
-
-def _whole(data: Any) -> bool:
-    """Whether the compiled check of the whole tool envelope (routes and schemes aside)
-    proves `data`: where the split can't be used."""
-    return _TOOL_FAST is not None and _TOOL_FAST(data)
-
-
-def _proven(
-    built: dict[Any, Any],
-    key: Any,
-    part: Any,
-    fast: Check | None,
-    problem: Callable[[Any], object],
-    build: Callable[[Any], Any],
-) -> Any:
-    """The built object of a route or scheme (`part`) seen for the first time, proven by its
-    `fast` check and its serving rules (`problem`), kept under `key`.
-
-    Raises:
-        ValueError: not proven (`check_envelope` then decides and words it).
-    """
-    if fast is None or not fast(part) or problem(part):
-        raise ValueError("not proven")
-    found = built[key] = build(part)
-    return found
+            key = (*map(type, values), *shaped, *map(type, shaped.values()))
+            if key not in self._proven:
+                if not _KEYED_FAST(data):  # type: ignore[misc]
+                    return False
+                self._proven.add(key)
+            return bool(_CHECKED_FAST(data))  # type: ignore[misc]
+        except Exception:  # any doubt: `check_entry` decides
+            return False
 
 
 def envelope_problem(fast: Check | None, validator: Any, data: Any) -> tuple[str, str] | None:
@@ -556,33 +490,92 @@ def check_envelope(data: Any) -> None:
         PlanDataError: naming the first field at fault.
     """
     if not isinstance(data, Mapping) or data.get("format") != PLAN_FORMAT:
-        shown = data.get("format") if isinstance(data, Mapping) else type(data).__name__
-        raise PlanDataError(
-            f"not a toolshape plan: format is {shown!r}, expected {PLAN_FORMAT!r}; plan the "
-            "document again with this version of toolshape to rebuild it",
-            field="format",
-        )
+        raise PlanDataError(f"not a toolshape plan: format {_other_format(data)}", field="format")
     problem = envelope_problem(_ENVELOPE_FAST, _ENVELOPE, data)
+    for i, route in enumerate(data["parameters"] if problem is None else ()):
+        found = _route_problem(route)
+        if found is not None:
+            problem = f"parameters.{i}.{found[0]}", found[1]
+            break
+    if problem is None:
+        problem = _fixed_problem(data)
+    if problem is None:
+        found = _requirement_problem(data["security"])
+        problem = None if found is None else (f"security.{found[0]}", found[1])
     if problem is not None:
         raise _refuse(*problem)
-    routes = [(f"parameters.{i}", route) for i, route in enumerate(data["parameters"])]
-    routes += [
-        (f"fixed.{i}.route", fixed["route"])
-        for i, fixed in enumerate(data["fixed"])
-        if fixed["route"] is not None
-    ]
-    for where, route in routes:
-        problem = _route_problem(route)
-        if problem is not None:
-            raise _refuse(f"{where}.{problem[0]}", problem[1])
+
+
+def check_entry(data: Any) -> None:
+    """`check_envelope` of a tool's entry in a plans file (`ENTRY_SCHEMA`): its own fields;
+    its routes, security requirement and profile are indices, each entry they name checked
+    in its table (`route_problem`, `requirement_problem`, `profile_problem`).
+
+    Raises:
+        PlanDataError: naming the first field at fault.
+    """
+    problem = envelope_problem(_ENTRY_FAST, _ENTRY, data)
+    if problem is not None:
+        raise _refuse(*problem)
+
+
+def route_problem(route: Any) -> tuple[str, str] | None:
+    """Why `route` (a plans file's `routes` entry) can't be served — the field at fault
+    (`(root)` for the whole) and the reason — or None: its schema, then its serving rules."""
+    problem = envelope_problem(_ROUTE_FAST, _ROUTE, route)
+    return problem if problem is not None else _route_problem(route)
+
+
+def requirement_problem(requirement: Any) -> tuple[str, str] | None:
+    """Why `requirement` (a plans file's `securityRequirements` entry: a plan's `security`)
+    can't be served — the field at fault (`(root)` for the whole) and the reason — or None."""
+    problem = envelope_problem(_REQUIREMENT_FAST, _REQUIREMENT, requirement)
+    return problem if problem is not None else _requirement_problem(requirement)
+
+
+def profile_problem(profile: Any) -> tuple[str, str] | None:
+    """Why `profile` (a plans file's `profiles` entry: the fields of plan data many tools
+    repeat) can't be served — the field at fault (`(root)` for the whole) and the reason —
+    or None."""
+    if isinstance(profile, Mapping) and profile.get("format") != PLAN_FORMAT:
+        return "format", _other_format(profile)
+    problem = envelope_problem(_PROFILE_FAST, _PROFILE, profile)
+    return problem if problem is not None else _fixed_problem(profile)
+
+
+def _other_format(data: Any) -> str:
+    """Why plan data of another format (or none) is refused, and how to rebuild it."""
+    shown = data.get("format") if isinstance(data, Mapping) else type(data).__name__
+    return (
+        f"is {shown!r}, expected {PLAN_FORMAT!r}; plan the document again with this version "
+        "of toolshape to rebuild it"
+    )
+
+
+def _fixed_problem(data: Any) -> tuple[str, str] | None:
+    """The first fixed argument's route that breaks its serving rules, or value nested too
+    deeply: where, and why."""
+    for i, fixed in enumerate(data["fixed"]):
+        if fixed["route"] is not None:
+            problem = _route_problem(fixed["route"])
+            if problem is not None:
+                return f"fixed.{i}.route.{problem[0]}", problem[1]
     for i, fixed in enumerate(data["fixed"]):
         if isinstance(fixed["value"], (Mapping, list)):
-            _check_data_depth(fixed["value"], f"fixed.{i}.value", "")
-    for i, alternative in enumerate(data["security"]):
+            reason = _depth_problem(fixed["value"], "")
+            if reason is not None:
+                return f"fixed.{i}.value", reason
+    return None
+
+
+def _requirement_problem(requirement: Any) -> tuple[str, str] | None:
+    """S18.1: a schema-valid security requirement's scheme that can't be served, and why."""
+    for i, alternative in enumerate(requirement):
         for j, scheme in enumerate(alternative):
             reason = _scheme_problem(scheme)
             if reason is not None:
-                raise _refuse(f"security.{i}.{j}.parameter", reason)
+                return f"{i}.{j}.parameter", reason
+    return None
 
 
 def _route_problem(route: Any) -> tuple[str, str] | None:
@@ -660,10 +653,19 @@ def check_schema_data(
 
 
 def _check_data_depth(value: Any, field: str, where: str) -> None:
+    reason = _depth_problem(value, where)
+    if reason is not None:
+        raise _refuse(field, reason)
+
+
+def _depth_problem(value: Any, where: str) -> str | None:
+    """Why a data value (`const`, `enum`, a fixed argument's) can't be served: nested too
+    deeply to judge."""
     stack = [(value, 0)]
     while stack:
         node, depth = stack.pop()
         if depth > MAX_DATA_DEPTH:
-            raise _refuse(field, f"holds a value nested deeper than {MAX_DATA_DEPTH} at `{where}`")
+            return f"holds a value nested deeper than {MAX_DATA_DEPTH} at `{where}`"
         children = node.values() if isinstance(node, Mapping) else node
         stack.extend((c, depth + 1) for c in children if isinstance(c, (Mapping, list)))
+    return None

@@ -1,12 +1,18 @@
-"""Plans files (`toolshape.plans/1`): a whole document's plans, planned once at build time and
+"""Plans files (`toolshape.plans/2`): a whole document's plans, planned once at build time and
 served at run time without the document (S15.1, issue 17).
 
 A file holds every tool's plan data (`toolshape.plan/2`), the errors and diagnostics, the
-settings planning used and a hash of the source document. The `$defs` entries the plans of one
-document share (in memory, one object for every tool) are written once, under `definitions`,
-each schema's `$defs` names its entries by key, and each set of keys many schemas share is
-written once too (`defsGroups`; a schema's `$defs` is then that group's index): Stripe's 468
-tools are a few MB instead of 218 MB, and load back sharing their entries again.
+settings planning used and a hash of the source document. What an API's tools repeat is
+written once: the `$defs` entries the plans of one document share (in memory, one object for
+every tool) under `definitions`, each schema's `$defs` naming its entries by key, and each set
+of keys many schemas share once too (`defsGroups`; a schema's `$defs` is then that group's
+index): Stripe's 468 tools are a few MB instead of 218 MB, and load back sharing their entries
+again. Each distinct route is written once under `routes`, each distinct security
+requirement under `securityRequirements`, and each distinct combination of the fields of plan
+data tools repeat (format, content type, style, body handling ...: `PROFILE_FIELDS`) under
+`profiles`; a tool's entry holds its own fields and names the others by index (`parameters`,
+a list of indices; `security` and `profile`, one each). Loading checks and builds each table's
+entries once, whichever tools name them.
 
 Loading is as wary as planning: the file is checked as S15.1 checks plan data — the envelope,
 every route, every schema's keywords under its root's dialect, every reference local — with
@@ -17,31 +23,35 @@ version is refused with how to rebuild it.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from operator import attrgetter
 from typing import Any
 
 from toolshape._errors import PlanDataError, PlanError, ToolshapeError
 from toolshape._fastcheck import compile_check
 from toolshape._json import JsonObject, Unchecked, thaw
-from toolshape._model import ParameterRoute, Plan, PlanResult
+from toolshape._model import ParameterRoute, Plan, PlanResult, security_of
 from toolshape._options import Options
 from toolshape._plan_format import (
     PLAN_FORMAT,
     PLAN_SCHEMA,
+    PROFILE_FIELDS,
     SCHEMA_FIELDS,
-    Parts,
-    check_envelope,
+    Envelopes,
+    check_entry,
     check_schema_data,
     check_schemas,
     envelope_problem,
+    profile_problem,
+    requirement_problem,
+    route_problem,
     rules_of,
 )
-from toolshape._types import Diagnostic, SecurityScheme
+from toolshape._types import Diagnostic, Security
 from toolshape._validate import compile_schema
 from toolshape._version import __version__
 
-PLANS_FORMAT = "toolshape.plans/1"
+PLANS_FORMAT = "toolshape.plans/2"
 """The version tag of a plans file (`dump_plans`, `load_plans`)."""
 
 _REBUILD = "plan the document again with this version: `toolshape plan SPEC --out FILE`"
@@ -76,6 +86,9 @@ PLANS_SCHEMA: Mapping[str, Any] = {
         "definitions": {"type": "object", "additionalProperties": {"type": ["object", "boolean"]}},
         "defsGroups": {"type": "array", "items": {"type": "array", "items": {"type": "string"}}},
         "tools": {"type": "array", "items": {"type": "object"}},
+        "routes": {"type": "array", "items": {"type": "object"}},
+        "securityRequirements": {"type": "array", "items": {"type": "array"}},
+        "profiles": {"type": "array", "items": {"type": "object"}},
         "errors": {
             "type": "array",
             "items": {
@@ -96,6 +109,9 @@ PLANS_SCHEMA: Mapping[str, Any] = {
         "definitions",
         "defsGroups",
         "tools",
+        "routes",
+        "securityRequirements",
+        "profiles",
         "errors",
         "diagnostics",
     ],
@@ -107,7 +123,7 @@ _FILE_FAST = compile_check(PLANS_SCHEMA)
 
 
 def dump_plans(result: PlanResult, *, sha256: str | None = None) -> JsonObject:
-    """`result` as a plans file's data (`toolshape.plans/1`); `json.dump` it to write the file.
+    """`result` as a plans file's data (`toolshape.plans/2`); `json.dump` it to write the file.
 
     `sha256` is the hex SHA-256 of the source document's bytes, recorded so a deployment can
     tell which document a file was planned from (the library reads no file to compute it).
@@ -119,7 +135,8 @@ def dump_plans(result: PlanResult, *, sha256: str | None = None) -> JsonObject:
         len(sha256) != 64 or not all(c in "0123456789abcdef" for c in sha256)
     ):
         raise ValueError(f"sha256 must be 64 lower-case hex digits, not {sha256!r}")
-    shared = _Definitions()
+    shared, tables = _Definitions(), _Tables()
+    tools = [tables.entry(tool._data(shared.schema)) for tool in result.tools]
     return {
         "format": PLANS_FORMAT,
         "planFormat": PLAN_FORMAT,
@@ -127,7 +144,10 @@ def dump_plans(result: PlanResult, *, sha256: str | None = None) -> JsonObject:
         "source": {"name": result.source, "sha256": sha256},
         "settings": {"style": result.style, "options": result.options.to_dict()},
         "securitySchemes": list(result.security_schemes),
-        "tools": [tool._data(shared.schema) for tool in result.tools],
+        "tools": tools,
+        "routes": tables.routes,
+        "securityRequirements": tables.requirements,
+        "profiles": tables.profiles,
         "definitions": shared.entries,
         "defsGroups": shared.groups,
         "errors": [error.to_dict() for error in result.errors],
@@ -184,13 +204,49 @@ class _Definitions:
         return key
 
 
+class _Tables:
+    """The routes, security requirements and profiles of every tool written, each distinct
+    one once (an API's tools repeat theirs); a tool's entry names them by index."""
+
+    def __init__(self) -> None:
+        self.routes: list[JsonObject] = []
+        self.requirements: list[Any] = []
+        self.profiles: list[JsonObject] = []
+        self._known: tuple[dict[str, int], ...] = ({}, {}, {})
+
+    def entry(self, data: JsonObject) -> JsonObject:
+        """A tool's plan data as its entry in the file: its own fields, then the indices."""
+        routes, requirements, profiles = self._known
+        entry = {name: value for name, value in data.items() if name not in _PROFILED}
+        entry["parameters"] = [_index(self.routes, routes, route) for route in data["parameters"]]
+        entry["security"] = _index(self.requirements, requirements, data["security"])
+        profile = {name: data[name] for name in PROFILE_FIELDS}
+        entry["profile"] = _index(self.profiles, profiles, profile)
+        return entry
+
+
+#: The fields of plan data a tool's profile holds, for the tests of membership.
+_PROFILED = frozenset(PROFILE_FIELDS)
+
+
+def _index(table: list[Any], known: dict[str, int], value: Any) -> int:
+    """The index of `value` in `table`, appended the first time (equal JSON text, once)."""
+    key = json.dumps(value, sort_keys=True)
+    found = known.get(key)
+    if found is None:
+        found = known[key] = len(table)
+        table.append(value)
+    return found
+
+
 def load_plans(
     data: str | bytes | bytearray | Mapping[str, Unchecked], *, lazy: bool = True
 ) -> PlanResult:
     """The `PlanResult` a plans file holds (its text, or its parsed data), checked as S15.1
     checks plan data: every tool routes and validates exactly as it did when planned.
 
-    The file's envelope, every tool's plan data and routes, and every `$defs` key are checked
+    The file's envelope, every entry of its tables (routes, security requirements, profiles:
+    each once), every tool's entry and the indices in it, and every `$defs` key are checked
     here. With `lazy` (the default) each tool's schemas — keywords under their dialect,
     references, depth — are checked when its call engine is first built (its first `call` or
     `result`), before any of them judges anything: start-up pays for the envelope only. With
@@ -199,14 +255,14 @@ def load_plans(
     Raises:
         PlanDataError: not a plans file this version reads (another format version: planning
             again rebuilds it), or a field that could not be served safely; `field` names
-            where (`tools.3.parameters.0.in`). With `lazy`, a tool's schema problem is raised
+            where (`routes.3.in`, `tools.5.parameters.1`). With `lazy`, a tool's schema problem is raised
             by that tool's first `call` or `result` instead.
     """
-    parts: Parts | None = None
+    envelopes: Envelopes | None = None
     if isinstance(data, (str, bytes, bytearray)):
         file = _parsed(data)
-        # Parsed from text: an API's repeated routes and schemes are proven and built once.
-        parts = Parts(ParameterRoute.from_dict, SecurityScheme.from_dict)
+        # Parsed from text: what the tools repeat in their entries is proven once.
+        envelopes = Envelopes()
     else:
         file = thaw(data)
     _check_file(file)
@@ -214,18 +270,29 @@ def load_plans(
         options = Options.from_dict(file["settings"]["options"])
     except (TypeError, ValueError) as error:
         raise _refuse("settings.options", str(error)) from None
+    routes = _table(file["routes"], "routes", route_problem, ParameterRoute.from_dict)
+    requirements = _table(
+        file["securityRequirements"], "securityRequirements", requirement_problem, security_of
+    )
+    profiles = _table(file["profiles"], "profiles", profile_problem, _as_is)
+    tables = routes, requirements, profiles
     checks = _SchemaChecks(file["definitions"], file["defsGroups"], file["tools"])
     # One check for every plan (it finds the plan's tool by its name): nothing per tool.
     pending = checks.of if lazy else None
     index_of = checks.index_of
     plans = []
     for index, item in enumerate(file["tools"]):
-        proven = parts.proven(item) if parts is not None else None
-        if proven is None:
+        named = None
+        if envelopes is not None and envelopes.proven(item):
+            named = _named(item, *tables)
+        if named is None:
             try:
-                check_envelope(item)
+                check_entry(item)
             except PlanDataError as error:
                 raise _at(f"tools.{index}", error) from None
+            named = _named(item, *tables)
+            if named is None:
+                raise _unnamed(item, tables, f"tools.{index}")
         name = item["name"]
         if name in index_of:
             raise _refuse(f"tools.{index}.name", f"repeats the tool name {name!r}")
@@ -233,7 +300,7 @@ def load_plans(
         checks.splice(item, index)
         if not lazy:
             checks.check(index)
-        plans.append(Plan._from_data(item, None, proven, pending))
+        plans.append(Plan._from_data(item, None, named[:2], pending, named[2]))
     return PlanResult(
         tuple(plans),
         _errors(file["errors"]),
@@ -243,6 +310,78 @@ def load_plans(
         style=file["settings"]["style"],
         options=options,
     )
+
+
+def _table(
+    entries: list[Any],
+    field: str,
+    problem: Callable[[Any], tuple[str, str] | None],
+    build: Callable[[Any], Any],
+) -> list[Any]:
+    """Every entry of one of the file's tables checked (`problem`) and built, in order: each
+    once, whichever tools name it.
+
+    Raises:
+        PlanDataError: naming the entry (`routes.3`) and the field in it.
+    """
+    built = []
+    for index, entry in enumerate(entries):
+        found = problem(entry)
+        if found is not None:
+            raise _refuse(_within(f"{field}.{index}", found[0]), found[1])
+        built.append(build(entry))
+    return built
+
+
+def _as_is(entry: Any) -> Any:
+    return entry
+
+
+def _named(
+    item: Any,
+    routes: list[ParameterRoute],
+    requirements: list[Security],
+    profiles: list[JsonObject],
+) -> tuple[tuple[ParameterRoute, ...], Security, JsonObject] | None:
+    """The built routes, security alternatives and profile a tool entry names by index, or
+    None where an index is no `int` naming an entry of its table (`_unnamed` words it)."""
+    try:
+        indices = item["parameters"]
+        if indices.__class__ is not list:
+            return None
+        named = []
+        for index in indices:
+            if index.__class__ is not int or index < 0:
+                return None
+            named.append(routes[index])
+        security, profile = item["security"], item["profile"]
+        if security.__class__ is not int or profile.__class__ is not int:
+            return None
+        if security < 0 or profile < 0:
+            return None
+        return tuple(named), requirements[security], profiles[profile]
+    except (IndexError, KeyError, TypeError):  # no such entry, or an entry not checked
+        return None
+
+
+def _unnamed(item: Any, tables: tuple[list[Any], ...], where: str) -> PlanDataError:
+    """The refusal of a tool entry (`check_entry` accepted) whose index names no entry."""
+    routes, requirements, profiles = map(len, tables)
+    indices = [
+        *((f"parameters.{i}", n, "routes", routes) for i, n in enumerate(item["parameters"])),
+        ("security", item["security"], "securityRequirements", requirements),
+        ("profile", item["profile"], "profiles", profiles),
+    ]
+    for field, index, table, size in indices:
+        if index.__class__ is not int:
+            return _refuse(
+                f"{where}.{field}", f"is {index!r}, not the index of an entry of `{table}`"
+            )
+        if index >= size:
+            return _refuse(
+                f"{where}.{field}", f"is {index}, which names no entry: `{table}` has {size}"
+            )
+    return _refuse(where, "names no entry of the file's tables")  # never: the caller found one
 
 
 class _SchemaChecks:
@@ -439,9 +578,14 @@ def _refuse(field: str, reason: str) -> PlanDataError:
     return PlanDataError(f"not a toolshape plans file: `{field}` {reason}", field=field)
 
 
+def _within(where: str, field: str) -> str:
+    """`field` of the part of the file at `where` (`(root)` or nothing: the part itself)."""
+    return where if field in ("", "(root)") else f"{where}.{field}"
+
+
 def _at(where: str, error: PlanDataError) -> PlanDataError:
     """A tool's plan-data error, placed in the file (`tools.3.` before its field)."""
-    field = f"{where}.{error.field}" if error.field else where
+    field = _within(where, error.field)
     reason = error.message.removeprefix("not a toolshape plan: ")
     if reason.startswith(f"`{error.field}` "):
         reason = reason[len(error.field) + 3 :]
