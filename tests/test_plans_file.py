@@ -591,6 +591,7 @@ def test_a_scheme_the_serving_rules_refuse_is_refused_in_its_table() -> None:
         ("security", False, "security"),  # the index `0` to `==`, not to the format
         ("security", 0.0, "security"),  # an integer to JSON Schema, not an index
         ("profile", True, "profile"),
+        ("profile", False, "profile"),  # names the one profile to `==`
         ("profile", 0.0, "profile"),
         ("parameters", [False], "parameters.0"),
         ("parameters", [0, 1.0], "parameters.1"),
