@@ -14,7 +14,7 @@ import json
 from typing import Any
 
 import toolshape
-from benchmarks.plan_corpus import CORPUS
+from benchmarks.plan_corpus import corpus_paths
 from benchmarks.timing import side_by_side
 
 COVER = toolshape.Options.preset(
@@ -30,10 +30,11 @@ def plan_all(documents: list[tuple[str, Any]], options: toolshape.Options) -> No
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--documents", nargs="*", help="corpus stems (default: all eight)")
     args = parser.parse_args()
     documents = [
         (path.name, json.loads(path.read_text(encoding="utf-8")))
-        for path in sorted(CORPUS.glob("*.json"))
+        for path in corpus_paths(args.documents)
     ]
     default = toolshape.Options.preset()
     timed = side_by_side(

@@ -21,7 +21,7 @@ from typing import Any
 import yaml
 
 import toolshape
-from benchmarks.plan_corpus import CORPUS
+from benchmarks.plan_corpus import corpus_paths
 from benchmarks.timing import side_by_side
 from toolshape.cli import parse_document
 
@@ -58,10 +58,11 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--all", action="store_true", help="every corpus document (slow)")
+    parser.add_argument("--documents", nargs="*", help="corpus stems (default: three)")
     args = parser.parse_args()
-    paths = sorted(CORPUS.glob("*.json"))
-    if not args.all:
-        paths = [p for p in paths if p.stem in ("box", "twilio-api-v2010", "kubernetes-core-v1")]
+    paths = corpus_paths(
+        None if args.all else args.documents or ["box", "twilio-api-v2010", "kubernetes-core-v1"]
+    )
     print(
         f"{'document':<22}{'MB':>6}{'safe_load s':>13}{'toolshape s':>13}{'ratio':>7}{'+plan ratio':>13}"
     )

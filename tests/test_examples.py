@@ -28,10 +28,11 @@ def test_plan_and_call_example() -> None:
 
 @pytest.mark.slow
 def test_planning_benchmark_prints_its_table() -> None:
-    """benchmarks/plan_corpus.py runs over the corpus and prints one row per document."""
-    out = run("benchmarks/plan_corpus.py", "--runs", "1")
-    assert out.count(".json") == 8
-    assert "both styles, all eight documents" in out
+    """benchmarks/plan_corpus.py runs over the corpus and prints one row per document (two
+    small ones here: the whole corpus takes the benchmark's time, not the suite's)."""
+    out = run("benchmarks/plan_corpus.py", "--runs", "1", "--documents", "box", "twilio-api-v2010")
+    assert out.count(".json") == 2
+    assert "both styles, 2 documents" in out
 
 
 @pytest.mark.slow
@@ -71,7 +72,7 @@ def test_encode_benchmark_prints_its_table() -> None:
 @pytest.mark.slow
 def test_coverage_benchmark_prints_its_ratio() -> None:
     """benchmarks/coverage_speed.py plans the corpus with and without the S19/S21 options."""
-    out = run("-m", "benchmarks.coverage_speed", "--runs", "1")
+    out = run("-m", "benchmarks.coverage_speed", "--runs", "1", "--documents", "twilio-api-v2010")
     assert "portable + rename + nested" in out
     assert out.splitlines()[-1].startswith("ratio")
 
@@ -79,8 +80,8 @@ def test_coverage_benchmark_prints_its_ratio() -> None:
 @pytest.mark.slow
 def test_yaml_benchmark_prints_its_table() -> None:
     """benchmarks/yaml_speed.py reads YAML corpus documents beside PyYAML's safe loader."""
-    out = run("-m", "benchmarks.yaml_speed", "--runs", "1")
-    assert out.count("\n") == 5
+    out = run("-m", "benchmarks.yaml_speed", "--runs", "1", "--documents", "twilio-api-v2010")
+    assert out.count("\n") == 3
     assert out.splitlines()[-1].startswith("all")
 
 
