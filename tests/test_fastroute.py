@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import random
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -50,18 +51,31 @@ def declined(arguments: Any, headers: Any, credentials: Any) -> Any:
     return None
 
 
-def lane_request(plan: Plan, arguments: Any, **kw: Any) -> Request | None:
-    """What the lane alone makes of a call: its request, or None where it declines."""
+def lane(plan: Plan) -> Callable[[Any, Any, Any], Any] | None:
+    """The plan's lane alone (its compiled entry, declining what it does not serve), or None
+    where the plan has no lane."""
     engine = Engine(plan)
     if engine.call == engine.general:
         return None  # no lane: `legacy` validates per channel (S13.5)
-    entry = engine._compile_entry(declined)
+    return engine._compile_entry(declined)  # None: no fast check, or fixed arguments (S18.4)
+
+
+def lane_request(plan: Plan, arguments: Any, **kw: Any) -> Request | None:
+    """What the lane alone makes of a call: its request, or None where it declines."""
+    return lane_call(lane(plan), arguments, **kw)
+
+
+def lane_call(
+    entry: Callable[[Any, Any, Any], Any] | None, arguments: Any, **kw: Any
+) -> Request | None:
+    """What the lane `entry` alone makes of a call: its request, or None where it declines."""
     if entry is None:
-        return None  # no lane: no fast check, or fixed arguments (S18.4)
+        return None
     try:
-        return entry(arguments, kw.get("headers"), kw.get("credentials"))
+        request: Request | None = entry(arguments, kw.get("headers"), kw.get("credentials"))
     except Exception:  # credentials no alternative accepts: the general way raises too
         return None
+    return request
 
 
 def same_as_general(plan: Plan, arguments: Any, **kw: Any) -> Request | None:
@@ -518,11 +532,11 @@ def test_the_lane_routes_every_corpus_call_like_the_general_way(path: Path) -> N
     rng = random.Random(path.stem)
     served = total = 0
     for plan in corpus_plans(path, "flat").tools:
-        slow = general(plan)
+        slow, entry = general(plan), lane(plan)  # each compiled once per tool
         for arguments in calls_for(plan.input_schema, rng, 2):
             expected = outcome(partial(slow.call, arguments))
             assert outcome(partial(plan.call, arguments)) == expected, plan.name
-            fast = lane_request(plan, arguments)
+            fast = lane_call(entry, arguments)
             if fast is not None:
                 assert ("request", fast) == expected, plan.name
                 served += 1

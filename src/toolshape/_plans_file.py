@@ -334,6 +334,7 @@ def _table(
 
 
 def _as_is(entry: Any) -> Any:
+    """A profile, built: its checked data as it is (`Plan._from_data` reads its fields)."""
     return entry
 
 
