@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from jsonschema import Draft202012Validator
 
 from tests.calls import calls_for, outcome
 from tests.conftest import CORPUS, corpus_plans
@@ -25,6 +26,7 @@ from tests.test_total import GARBAGE, mutate
 from toolshape import (
     PLAN_FORMAT,
     PLANS_FORMAT,
+    PLANS_SCHEMA,
     ArgumentError,
     Options,
     PlanDataError,
@@ -172,6 +174,10 @@ def test_loaded_plans_hand_out_copies_and_stay_unchanged() -> None:
 # -- the round-trip law: a loaded plan routes every call like the plan it came from --------
 
 
+#: Any JSON Schema validator checks a plans file's structure by `PLANS_SCHEMA`.
+PLANS_VALIDATOR = Draft202012Validator(PLANS_SCHEMA)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("path", sorted(CORPUS.glob("*.json")), ids=lambda p: p.stem)
 def test_round_trip_law_over_the_corpus(path: Path) -> None:
@@ -182,7 +188,9 @@ def test_round_trip_law_over_the_corpus(path: Path) -> None:
     requests = refusals = 0
     for style in ("flat", "nested"):
         result = corpus_plans(path, style)
-        loaded = load_plans(file_text(result))
+        text = file_text(result)
+        assert PLANS_VALIDATOR.is_valid(json.loads(text))
+        loaded = load_plans(text)
         # Every tool's plan data, and the rest of the result: the file each would write.
         assert dump_plans(loaded) == dump_plans(result)
         for original, copy in zip(result.tools, loaded.tools, strict=True):
@@ -447,6 +455,31 @@ def repeating() -> dict[str, Any]:
 
 
 REPEATING = json.dumps(repeating())
+
+
+@pytest.mark.parametrize("style", ["flat", "nested"])
+def test_a_written_file_is_valid_against_plans_schema(style: str) -> None:
+    """S15.1: `PLANS_SCHEMA` describes the whole file — envelope, tool entries, routes,
+    security requirements, profiles — so any JSON Schema validator can check one; a file with
+    a tampered entry of each kind is invalid to it as `load_plans` refuses it."""
+    Draft202012Validator.check_schema(PLANS_SCHEMA)
+    validator = PLANS_VALIDATOR
+    for data in (json.loads(file_text(example(style))), repeating()):
+        assert list(validator.iter_errors(data)) == []
+    tampered: list[Callable[[dict[str, Any]], Any]] = [
+        lambda d: d["tools"][0].update(profile="0"),
+        lambda d: d["tools"][0].update(method="get"),
+        lambda d: d["routes"][0].update({"in": "evil"}),
+        lambda d: d["securityRequirements"].append([]),
+        lambda d: d["profiles"][0].pop("style"),
+        lambda d: d["profiles"][0]["fixed"].append({"name": "x"}),
+    ]
+    for change in tampered:
+        data = repeating()
+        change(data)
+        assert not validator.is_valid(data)
+        with pytest.raises(PlanDataError):
+            load_plans(json.dumps(data))
 
 
 @pytest.mark.parametrize("style", ["flat", "nested"])

@@ -327,19 +327,23 @@ requirement and profile named by index."""
 
 _ENTRY = compile_schema(ENTRY_SCHEMA)
 _ENTRY_FAST = compile_check(ENTRY_SCHEMA)
-_PROFILE_SCHEMA = _as_profile(PLAN_SCHEMA)
-_PROFILE = compile_schema(_PROFILE_SCHEMA)
-_PROFILE_FAST = compile_check(_PROFILE_SCHEMA)
+PROFILE_SCHEMA: Mapping[str, Any] = _as_profile(PLAN_SCHEMA)
+"""A tool's profile in a plans file (2020-12): the fields of plan data tools repeat."""
+
+_PROFILE = compile_schema(PROFILE_SCHEMA)
+_PROFILE_FAST = compile_check(PROFILE_SCHEMA)
 _ROUTE_SCHEMA = _part(PLAN_SCHEMA, "parameter")
 _ROUTE = compile_schema(_ROUTE_SCHEMA)
 _ROUTE_FAST = compile_check(_ROUTE_SCHEMA)
-_REQUIREMENT_SCHEMA = {
+REQUIREMENT_SCHEMA: Mapping[str, Any] = {
     "$schema": PLAN_SCHEMA["$schema"],
     **PLAN_SCHEMA["properties"]["security"],
     "$defs": PLAN_SCHEMA["$defs"],
 }
-_REQUIREMENT = compile_schema(_REQUIREMENT_SCHEMA)
-_REQUIREMENT_FAST = compile_check(_REQUIREMENT_SCHEMA)
+"""A security requirement (a plan's `security`) on its own (2020-12)."""
+
+_REQUIREMENT = compile_schema(REQUIREMENT_SCHEMA)
+_REQUIREMENT_FAST = compile_check(REQUIREMENT_SCHEMA)
 
 
 def _typed(schema: Mapping[str, Any]) -> bool:

@@ -33,9 +33,12 @@ from toolshape._json import JsonObject, Unchecked, thaw
 from toolshape._model import ParameterRoute, Plan, PlanResult, security_of
 from toolshape._options import Options
 from toolshape._plan_format import (
+    ENTRY_SCHEMA,
     PLAN_FORMAT,
     PLAN_SCHEMA,
     PROFILE_FIELDS,
+    PROFILE_SCHEMA,
+    REQUIREMENT_SCHEMA,
     SCHEMA_FIELDS,
     Envelopes,
     check_entry,
@@ -56,8 +59,9 @@ PLANS_FORMAT = "toolshape.plans/2"
 
 _REBUILD = "plan the document again with this version: `toolshape plan SPEC --out FILE`"
 
-#: A plans file's envelope (2020-12); each tool is then checked as plan data (`PLAN_SCHEMA`).
-PLANS_SCHEMA: Mapping[str, Any] = {
+#: A plans file's envelope (2020-12), what `load_plans` checks of the whole file at once: its
+#: tables' entries and its tools' entries are then checked one by one.
+_ENVELOPE: Mapping[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "title": f"toolshape plans file ({PLANS_FORMAT})",
     "type": "object",
@@ -118,8 +122,39 @@ PLANS_SCHEMA: Mapping[str, Any] = {
     "additionalProperties": False,
 }
 
-_FILE = compile_schema(PLANS_SCHEMA)
-_FILE_FAST = compile_check(PLANS_SCHEMA)
+
+def _as_def(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """A schema of `_plan_format` as an entry of `PLANS_SCHEMA`'s `$defs` (whose `$defs` it
+    refers to)."""
+    return {key: value for key, value in schema.items() if key not in ("$schema", "$defs")}
+
+
+def _items(name: str) -> dict[str, Any]:
+    return {"type": "array", "items": {"$ref": f"#/$defs/{name}"}}
+
+
+PLANS_SCHEMA: Mapping[str, Any] = {
+    **_ENVELOPE,
+    "properties": {
+        **_ENVELOPE["properties"],
+        "tools": _items("entry"),
+        "routes": _items("parameter"),
+        "securityRequirements": _items("requirement"),
+        "profiles": _items("profile"),
+    },
+    "$defs": {
+        **PLAN_SCHEMA["$defs"],
+        "entry": _as_def(ENTRY_SCHEMA),
+        "requirement": _as_def(REQUIREMENT_SCHEMA),
+        "profile": _as_def(PROFILE_SCHEMA),
+    },
+}
+"""A plans file's structure as a JSON Schema (2020-12): its envelope, each tool's entry, each
+route, security requirement and profile. Loading checks more than it says — each channel's
+styles and HTTP names, that every index names an entry, every schema's keywords (S15.1)."""
+
+_FILE = compile_schema(_ENVELOPE)
+_FILE_FAST = compile_check(_ENVELOPE)
 
 
 def dump_plans(result: PlanResult, *, sha256: str | None = None) -> JsonObject:
