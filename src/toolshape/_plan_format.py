@@ -1,5 +1,6 @@
-"""S15.1: the plan-data format `toolshape.plan/1`, as a JSON Schema, and the checks that make
-loaded data safe to serve from.
+"""S15.1: the plan-data format `toolshape.plan/2`, as a JSON Schema (`PLAN_SCHEMA`), its parts
+as a plans file holds them (a tool's entry, its profile, a route, a security requirement), and
+the checks that make loaded data safe to serve from.
 
 `Plan.from_dict` is an input like any document: a tampered plan must not be able to send a
 request the planner would never make (CRLF in a method, an absolute URL as path, a parameter
