@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
+from operator import itemgetter
 from types import SimpleNamespace
 from typing import Any, ClassVar, Literal, Protocol, cast
 
@@ -365,15 +366,14 @@ class Plan:
         copy: Callable[[Any], Any] | None,
         parts: tuple[tuple[ParameterRoute, ...], Security] | None = None,
         pending: Callable[[Plan], None] | None = None,
-        profile: Mapping[str, Unchecked] | None = None,
+        shared: tuple[Any, ...] | None = None,
     ) -> Plan:
         """The plan of checked plan data, `copy` applied to every container it keeps (None: a
         plans file parsed from text is the loader's own, kept as parsed); `parts` are its
         routes and security alternatives when already built, `pending` the check of its
         schemas its engine runs first, given the plan (a plans file loaded lazily), and
-        `profile` the fields of its data many tools share when `data` holds only its own (a
-        plans file's tool entry)."""
-        shared = data if profile is None else profile
+        `shared` the values of the fields many tools share (`SHARED(data)`) when `data` holds
+        only its own (a plans file's tool entry, its profile's values read once)."""
         if parts is None:
             parts = (
                 tuple(ParameterRoute.from_dict(p) for p in data["parameters"]),
@@ -382,23 +382,29 @@ class Plan:
         # Each field stored in its slot (many plans are loaded at once): no keyword arguments,
         # no frozen `__setattr__`.
         plan: Any = _Building()
+        (
+            plan.content_type,
+            plan.style,
+            plan.body,
+            plan.body_required,
+            plan.undeclared,
+            plan.validation,
+            plan.output_wrapped,
+            plan.body_aliases,
+            plan.base_path,
+            plan.body_encoding,
+            plan.binary,
+            fixed,
+        ) = SHARED(data) if shared is None else shared
         plan.name = data["name"]
         plan.operation_id = data["operationId"]
         plan.method = data["method"]
         plan.path = data["path"]
-        plan.content_type = shared["contentType"]
-        plan.style = shared["style"]
         plan.location = data["location"]
         diagnostics = data["diagnostics"]
         plan.diagnostics = tuple(map(Diagnostic.from_dict, diagnostics)) if diagnostics else ()
-        plan.body = shared["body"]
         plan.parameters = parts[0]
         plan.body_properties = tuple(data["bodyProperties"])
-        plan.body_aliases = shared["bodyAliases"]
-        plan.base_path = shared["basePath"]
-        plan.body_required = shared["bodyRequired"]
-        plan.undeclared = shared["undeclared"]
-        plan.validation = shared["validation"]
         plan._input = data["inputSchema"]
         plan._nested = data["nestedSchema"]
         plan._check = data["bodyCheck"]
@@ -406,12 +412,8 @@ class Plan:
         plan.description = data["description"]
         plan.annotations = data["annotations"]
         plan._output = data["outputSchema"]
-        plan.output_wrapped = shared["outputWrapped"]
-        plan.body_encoding = shared["bodyEncoding"]
         plan.encoding = data["encoding"]
-        plan.binary = shared["binary"]
         plan.security = parts[1]
-        fixed = shared["fixed"]
         plan.fixed = tuple(map(FixedArgument.from_dict, fixed)) if fixed else ()
         plan._pending = pending
         if copy is not None:  # data the caller keeps (and may change): its containers copied
@@ -439,6 +441,24 @@ class Plan:
     def __reduce__(self) -> tuple[object, ...]:
         # Pickles as its plain data; the compiled engine is rebuilt on use.
         return (Plan.from_dict, (self.to_dict(),))
+
+
+#: The fields of plan data many tools share (a plans file's profiles, without their format),
+#: read at once, in the order `Plan._from_data` stores them.
+SHARED = itemgetter(
+    "contentType",
+    "style",
+    "body",
+    "bodyRequired",
+    "undeclared",
+    "validation",
+    "outputWrapped",
+    "bodyAliases",
+    "basePath",
+    "bodyEncoding",
+    "binary",
+    "fixed",
+)
 
 
 def security_of(requirement: Any) -> Security:

@@ -30,7 +30,7 @@ from typing import Any
 from toolshape._errors import PlanDataError, PlanError, ToolshapeError
 from toolshape._fastcheck import compile_check
 from toolshape._json import JsonObject, Unchecked, thaw
-from toolshape._model import ParameterRoute, Plan, PlanResult, security_of
+from toolshape._model import SHARED, ParameterRoute, Plan, PlanResult, security_of
 from toolshape._options import Options
 from toolshape._plan_format import (
     ENTRY_SCHEMA,
@@ -309,7 +309,7 @@ def load_plans(
     requirements = _table(
         file["securityRequirements"], "securityRequirements", requirement_problem, security_of
     )
-    profiles = _table(file["profiles"], "profiles", profile_problem, _as_is)
+    profiles = _table(file["profiles"], "profiles", profile_problem, SHARED)
     tables = routes, requirements, profiles
     checks = _SchemaChecks(file["definitions"], file["defsGroups"], file["tools"])
     # One check for every plan (it finds the plan's tool by its name): nothing per tool.
@@ -368,18 +368,13 @@ def _table(
     return built
 
 
-def _as_is(entry: Any) -> Any:
-    """A profile, built: its checked data as it is (`Plan._from_data` reads its fields)."""
-    return entry
-
-
 def _named(
     item: Any,
     routes: list[ParameterRoute],
     requirements: list[Security],
-    profiles: list[JsonObject],
-) -> tuple[tuple[ParameterRoute, ...], Security, JsonObject] | None:
-    """The built routes, security alternatives and profile a tool entry names by index, or
+    profiles: list[tuple[Any, ...]],
+) -> tuple[tuple[ParameterRoute, ...], Security, tuple[Any, ...]] | None:
+    """The built routes, security alternatives and profile values a tool entry names by index, or
     None where an index is no `int` naming an entry of its table (`_unnamed` words it)."""
     try:
         indices = item["parameters"]
