@@ -280,12 +280,12 @@ class Bundler:
             return _NOWHERE
         node: Unchecked = self.document
         for raw in pointer.split("/")[1:]:
-            if node.__class__ is dict:
+            if type(node) is dict:
                 segment = unescape(raw)
                 if segment not in node:
                     return _NOWHERE
                 node = node[segment]
-            elif node.__class__ is list and raw.isascii() and raw.isdigit():
+            elif type(node) is list and raw.isascii() and raw.isdigit():
                 index = int(raw)
                 if index >= len(node):
                     return _NOWHERE
@@ -321,7 +321,7 @@ class Bundler:
         """`(target, pointers)`: what a chain of `$ref`s ends at, and the pointers it took."""
         taken: list[str] = []
         while (
-            (node.__class__ is dict or is_map(node))
+            (type(node) is dict or is_map(node))
             and isinstance(node.get("$ref"), str)
             and not (bare and len(node) > 1)
         ):
@@ -482,7 +482,7 @@ class Bundler:
         depth: int,
         memo: dict[int, tuple[Unchecked, Schema, tuple[str, ...]]],
     ) -> Schema:
-        if node.__class__ is not dict:
+        if type(node) is not dict:
             if node is True or node is False:
                 return node  # S1.4: true / false are schemas, copied unchanged.
             if not is_map(node):
@@ -516,7 +516,7 @@ class Bundler:
         converts = False  # a value S1.4 converts before it counts (a 3.0 `type: file`, ...)
         for key, value in node.items():
             kind, rule, accepted = table.get(key, _UNKNOWN)
-            if rule is not None and value.__class__ is not accepted and not rule(value):
+            if rule is not None and type(value) is not accepted and not rule(value):
                 if not self._converted(key, value):
                     fail(
                         "schema",
@@ -528,7 +528,7 @@ class Bundler:
             if kind is _AS_IS:
                 out[key] = value
             elif kind is None:
-                if value.__class__ in scalars:
+                if type(value) in scalars:
                     out[key] = value
                 else:  # an annotation (`x-anyOf`, `xml`, ...): its `$ref`s point into `$defs`
                     out[key] = self._annotation(value, (pointer, key), refs, 0)
@@ -550,7 +550,7 @@ class Bundler:
                     for i, v in enumerate(value)
                 ]
             elif kind is _DATA:
-                if value.__class__ not in _SCALARS:
+                if type(value) not in _SCALARS:
                     self._data(value, (pointer, key))
                 out[key] = value
             elif kind is _REF:
@@ -737,7 +737,7 @@ class Bundler:
             stack.extend(
                 (c, depth + 1)
                 for c in children  # most data is text and numbers: no ABC asked about them
-                if c.__class__ not in _SCALARS and isinstance(c, (Mapping, list))
+                if type(c) not in _SCALARS and isinstance(c, (Mapping, list))
             )
 
 

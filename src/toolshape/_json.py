@@ -29,7 +29,7 @@ _SCALARS = frozenset({str, int, float, bool, type(None)})
 def _empty(value: Any) -> Any:
     """A fresh container to copy `value` into, or None for a scalar (dict and list subclasses
     copy into plain ones)."""
-    kind = value.__class__
+    kind = type(value)
     if kind is dict or (kind not in _SCALARS and isinstance(value, dict)):
         return {}
     if kind is list or (kind not in _SCALARS and isinstance(value, list)):
@@ -41,7 +41,7 @@ def is_map(value: object) -> TypeIs[Mapping[Any, Any]]:
     """`isinstance(value, Mapping)`, answered without the ABC machinery for the types JSON
     parses to (the common case of every walk over a document: an ABC check costs several
     times a plain one)."""
-    kind = value.__class__
+    kind = type(value)
     if kind is dict:
         return True
     if kind in _SCALARS or kind is list:
@@ -63,9 +63,9 @@ def thaw(value: T) -> T:
     stack: list[tuple[Any, Any]] = [(value, root)]
     while stack:
         source, target = stack.pop()
-        if target.__class__ is dict:
+        if type(target) is dict:
             for key, item in source.items():
-                kind = item.__class__
+                kind = type(item)
                 if kind in scalars:
                     target[key] = item
                     continue
@@ -77,7 +77,7 @@ def thaw(value: T) -> T:
                     stack.append((item, copy))
         else:
             for item in source:
-                kind = item.__class__
+                kind = type(item)
                 if kind in scalars:
                     target.append(item)
                     continue

@@ -133,7 +133,7 @@ def follow(schema: Any, defs: Mapping[str, Any]) -> Followed:
     cycle (then `cycle` is true and `schema` is the last schema before it closes).
     """
     names: list[str] = []
-    while (schema.__class__ is dict or is_map(schema)) and len(schema) == 1:
+    while (type(schema) is dict or is_map(schema)) and len(schema) == 1:
         name = def_name(schema.get("$ref"))
         if name is None or name not in defs:
             break

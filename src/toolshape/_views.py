@@ -29,7 +29,7 @@ def flagged(schema: Schema, flag: Flag, defs: Mapping[str, Schema]) -> bool:
     chain, or on one of its `allOf` branches (the OpenAPI 3.0 idiom `allOf: [{$ref}],
     readOnly: true` and its mirror)."""
     if (
-        schema.__class__ is dict
+        type(schema) is dict
         and "allOf" not in schema
         and (len(schema) != 1 or "$ref" not in schema)
     ):
@@ -132,7 +132,7 @@ class View:
     def _view(
         self, node: Unchecked, defs: Mapping[str, Schema]
     ) -> tuple[Unchecked, tuple[str, ...]]:
-        if (node.__class__ is not dict and not is_map(node)) or self.clean.get(id(node)) is node:
+        if (type(node) is not dict and not is_map(node)) or self.clean.get(id(node)) is node:
             return node, ()
         seen = self._memo.get(id(node))
         if seen is not None:
@@ -140,12 +140,12 @@ class View:
         out: dict[str, Unchecked] | None = None
         properties = node.get("properties")
         dropped: list[str] = []
-        if properties.__class__ is dict or is_map(properties):
+        if type(properties) is dict or is_map(properties):
             dropped = [n for n, s in properties.items() if flagged(s, self.flag, defs)]
         names: dict[str, None] = dict.fromkeys(dropped)
         for key, value in node.items():
             new = value
-            if key in _MAP and (value.__class__ is dict or is_map(value)):
+            if key in _MAP and (type(value) is dict or is_map(value)):
                 kept: dict[str, Unchecked] = {}
                 for k, v in value.items():
                     if key == "properties" and k in dropped:
