@@ -428,7 +428,7 @@ class Envelopes:
                 return _ENTRY_FAST is not None and bool(_ENTRY_FAST(data))
             values: tuple[Any, ...] = _KEYED(data)
             shaped = values[-1]  # the one field keyed by shape: its keys, their values' types
-            if len(data) != _FIELD_COUNT or shaped.__class__ is not dict:
+            if len(data) != _FIELD_COUNT or type(shaped) is not dict:
                 return False
             key = (*map(type, values), *shaped, *map(type, shaped.values()))
             if key not in self._proven:

@@ -378,15 +378,15 @@ def _named(
     None where an index is no `int` naming an entry of its table (`_unnamed` words it)."""
     try:
         indices = item["parameters"]
-        if indices.__class__ is not list:
+        if type(indices) is not list:
             return None
         named = []
         for index in indices:
-            if index.__class__ is not int or index < 0:
+            if type(index) is not int or index < 0:
                 return None
             named.append(routes[index])
         security, profile = item["security"], item["profile"]
-        if security.__class__ is not int or profile.__class__ is not int:
+        if type(security) is not int or type(profile) is not int:
             return None
         if security < 0 or profile < 0:
             return None
@@ -404,7 +404,7 @@ def _unnamed(item: Any, tables: tuple[list[Any], ...], where: str) -> PlanDataEr
         ("profile", item["profile"], "profiles", profiles),
     ]
     for field, index, table, size in indices:
-        if index.__class__ is not int:
+        if type(index) is not int:
             return _refuse(
                 f"{where}.{field}", f"is {index!r}, not the index of an entry of `{table}`"
             )
