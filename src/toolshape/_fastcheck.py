@@ -328,8 +328,8 @@ _TYPE_TESTS: Mapping[str, str] = {
     "string": "isinstance({v}, str)",
     "boolean": "isinstance({v}, bool)",
     "null": "{v} is None",
-    "number": "({v}.__class__ is int or {v}.__class__ is float or _is_number({v}))",
-    "integer": "({v}.__class__ is int or _is_integer({v}))",
+    "number": "(type({v}) is int or type({v}) is float or _is_number({v}))",
+    "integer": "(type({v}) is int or _is_integer({v}))",
 }
 
 
@@ -520,7 +520,7 @@ def _member(w: _Writer, values: list[Any], v: str) -> str:
     texts = frozenset(option for option in values if option.__class__ is str)
     if not texts:
         return check
-    return f"({v} in {w.constant(texts)} if {v}.__class__ is str else {check})"
+    return f"({v} in {w.constant(texts)} if type({v}) is str else {check})"
 
 
 def _pattern(w: _Writer, value: Any, schema: Any, v: str, level: int) -> list[str]:
@@ -651,6 +651,7 @@ _WRITERS: Mapping[str, Callable[[_Writer, Any, Any, str, int], list[str]]] = {
 _HELPERS: Mapping[str, Any] = {
     "__builtins__": {
         "isinstance": isinstance,
+        "type": type,  # `type(v) is str`: specialized by CPython 3.11, `v.__class__` is not
         "len": len,
         "any": any,
         "sum": sum,

@@ -76,7 +76,8 @@ _BUILDING = unfrozen(Request)
 
 _HELPERS: Mapping[str, Any] = {
     "__builtins__": {
-        f.__name__: f for f in (str, tuple, int, bool, float, dict, list, len, enumerate, Exception)
+        f.__name__: f
+        for f in (str, tuple, int, bool, float, dict, list, len, enumerate, Exception, type)
     },
     "NO_BODY": NO_BODY,
     "NOTHING": NOTHING,
@@ -157,7 +158,7 @@ def _by_class(
     """Lines that run the statement of the first case whose test holds for `value`'s class
     (`c`), else `otherwise`: a scalar's text per its class, as `_query.text_of` and the JSON
     encoder decide by class."""
-    out.line(level, f"c = {value}.__class__")
+    out.line(level, f"c = type({value})")
     for index, (test, statement) in enumerate(cases):
         out.line(level, f"{'elif' if index else 'if'} {test}:")
         out.line(level + 1, statement)
@@ -170,12 +171,12 @@ def _scalar(out: _Source, hint: str | None, level: int) -> bool:
     and decline any other value; True when that text needs no percent-encoding and
     is never empty (an integer's digits, `true`, `false`)."""
     if hint == "string":
-        out.line(level, "if v.__class__ is not str:")
+        out.line(level, "if type(v) is not str:")
         out.line(level + 1, "raise Declined")
         out.line(level, "t = v")
         return False
     if hint == "integer":
-        out.line(level, "if v.__class__ is not int:")
+        out.line(level, "if type(v) is not int:")
         out.line(level + 1, "raise Declined")
         out.line(level, "t = str(v)")
         return True
@@ -307,7 +308,7 @@ def _form_field(out: _Source, router: Router, level: int, properties: Mapping[st
     if router.by_argument:
         out.line(level, "b[k] = v")  # without parameters, the body is the arguments' copy
     scalars = _form_cases(out, "v", "x[0]", "pass")  # null is undefined: not sent (S12.1)
-    out.line(level, "c = v.__class__")
+    out.line(level, "c = type(v)")
     out.line(level, "if c is str:")  # the common case first
     out.line(level + 1, scalars[0][1])
     out.line(level, "elif c is dict or c is list:")  # only a deepObject field holds one
@@ -318,9 +319,9 @@ def _form_field(out: _Source, router: Router, level: int, properties: Mapping[st
     out.line(level + 2, "m = x[2]")
     out.line(level + 2, "for kk, vv in v.items():")
     out.line(level + 3, "w = m.get(kk)")
-    out.line(level + 3, "if w is None or kk.__class__ is not str:")
+    out.line(level + 3, "if w is None or type(kk) is not str:")
     # A key holding a bracket would forge structure: `_field` refuses it.
-    out.line(level + 4, 'if kk.__class__ is not str or "[" in kk or "]" in kk:')
+    out.line(level + 4, 'if type(kk) is not str or "[" in kk or "]" in kk:')
     out.line(level + 5, "raise Declined")
     out.line(level + 4, f'w = d + {_encoded(out, "kk", "", False)} + "]="')
     _form_member(out, level + 3)
@@ -625,7 +626,7 @@ def compile_router(
         tool=router.tool,
     )
     out.line(0, "def call(a, inbound=None, credentials=None):")
-    out.line(1, "if a.__class__ is dict and not a.keys() <= channel_names:")
+    out.line(1, "if type(a) is dict and not a.keys() <= channel_names:")
     out.line(2, "if credentials is None:")
     out.line(3, "applied = NOTHING")
     out.line(2, "else:")
