@@ -36,7 +36,7 @@ from toolshape import (
     load_plans,
     plan_document,
 )
-from toolshape._plan_format import PLAN_SCHEMA, PROFILE_FIELDS
+from toolshape._plan_format import PLAN_SCHEMA, PROFILE_FIELDS, check_envelope
 from toolshape.cli import main
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "src" / "toolshape" / "data"
@@ -536,8 +536,6 @@ OWN_FIELDS = frozenset(PLAN_SCHEMA["required"]) - set(PROFILE_FIELDS)
 
 def plan_data_problem(data: dict[str, Any]) -> PlanDataError | None:
     """What the plan-data check of a tool's envelope (`check_envelope`) refuses, if anything."""
-    from toolshape._plan_format import check_envelope
-
     try:
         check_envelope(data)
     except PlanDataError as error:
@@ -568,16 +566,14 @@ PLAUSIBLE = st.sampled_from(
 def refused_in_plan_data(data: dict[str, Any], field: str, index: int) -> PlanDataError:
     """What the plan-data check (`check_envelope`) says of the first tool whose `field`
     (`parameters` or `security`) names entry `index` of its table."""
-    from toolshape._plan_format import check_envelope
-
     entry = next(
         tool
         for tool in data["tools"]
         if index == tool[field] or (isinstance(tool[field], list) and index in tool[field])
     )
-    with pytest.raises(PlanDataError) as caught:
-        check_envelope(plan_data(data, entry))
-    return caught.value
+    error = plan_data_problem(plan_data(data, entry))
+    assert error is not None
+    return error
 
 
 @pytest.mark.parametrize(
@@ -647,8 +643,6 @@ def test_the_fields_keyed_by_type_are_decided_by_their_python_type() -> None:
     """S15.1: an own field `Envelopes` proves by its value's type alone must be one whose schema
     gives every value of a Python type the same verdict (not `integer`: `1.0` is one, `1.5`
     is not, both floats)."""
-    from jsonschema import Draft202012Validator
-
     from toolshape._plan_format import _TYPED, ENTRY_SCHEMA
 
     samples = [None, True, False, 0, 1, -3, 0.0, 1.0, 1.5, "", "x", [], [1], {}, {"a": 1}]
@@ -665,8 +659,6 @@ def test_the_fields_keyed_by_shape_are_decided_by_their_keys_and_types() -> None
     """S15.1: an own object field `Envelopes` proves by its keys and their values' types must be
     one whose schema gives every object of the same keys and value types the same verdict:
     each property decided by its Python type, no other property allowed."""
-    from jsonschema import Draft202012Validator
-
     from toolshape._plan_format import _SHAPED, ENTRY_SCHEMA
 
     samples: list[Any] = [None, True, False, 0, 1, 1.0, 1.5, "", "x", [], {}]

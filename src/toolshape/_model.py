@@ -443,8 +443,8 @@ class Plan:
         return (Plan.from_dict, (self.to_dict(),))
 
 
-#: The fields of plan data many tools share (a plans file's profiles, without their format),
-#: read at once, in the order `Plan._from_data` stores them.
+#: The fields of plan data many tools share (a plans file's profile, `PROFILE_FIELDS`, less the
+#: format), read at once, in the order `Plan._from_data` stores them.
 SHARED = itemgetter(
     "contentType",
     "style",

@@ -280,6 +280,11 @@ PROFILE_FIELDS = tuple(name for name in PLAN_SCHEMA["required"] if name not in _
 """The fields of plan data a plans file writes in a tool's profile (`profiles`)."""
 
 
+def _object(schema: Mapping[str, Any], title: str, properties: dict[str, Any]) -> dict[str, Any]:
+    """`schema` (`PLAN_SCHEMA`) with other `properties`, each required, and `title`."""
+    return {**schema, "title": title, "properties": properties, "required": list(properties)}
+
+
 def _as_entry(schema: Mapping[str, Any]) -> dict[str, Any]:
     """`PLAN_SCHEMA` as a plans file holds a tool (its entry): its own fields, with its routes,
     security requirement and profile named by their indices in the file's tables (`routes`,
@@ -288,22 +293,13 @@ def _as_entry(schema: Mapping[str, Any]) -> dict[str, Any]:
     properties["parameters"] = {"type": "array", "items": _INDEX}
     properties["security"] = _INDEX
     properties["profile"] = _INDEX
-    return {
-        **schema,
-        "title": "a tool's entry in a toolshape plans file",
-        "properties": properties,
-        "required": list(properties),
-    }
+    return _object(schema, "a tool's entry in a toolshape plans file", properties)
 
 
 def _as_profile(schema: Mapping[str, Any]) -> dict[str, Any]:
     """`PLAN_SCHEMA`'s fields that tools repeat, as one entry of a plans file's `profiles`."""
-    return {
-        **schema,
-        "title": "a tool's profile in a toolshape plans file",
-        "properties": {name: schema["properties"][name] for name in PROFILE_FIELDS},
-        "required": list(PROFILE_FIELDS),
-    }
+    properties = {name: schema["properties"][name] for name in PROFILE_FIELDS}
+    return _object(schema, "a tool's profile in a toolshape plans file", properties)
 
 
 def _part(schema: Mapping[str, Any], name: str) -> dict[str, Any]:
@@ -496,19 +492,23 @@ def check_envelope(data: Any) -> None:
     """
     if not isinstance(data, Mapping) or data.get("format") != PLAN_FORMAT:
         raise PlanDataError(f"not a toolshape plan: format {_other_format(data)}", field="format")
-    problem = envelope_problem(_ENVELOPE_FAST, _ENVELOPE, data)
-    for i, route in enumerate(data["parameters"] if problem is None else ()):
-        found = _route_problem(route)
-        if found is not None:
-            problem = f"parameters.{i}.{found[0]}", found[1]
-            break
-    if problem is None:
-        problem = _fixed_problem(data)
-    if problem is None:
-        found = _requirement_problem(data["security"])
-        problem = None if found is None else (f"security.{found[0]}", found[1])
+    problem = envelope_problem(_ENVELOPE_FAST, _ENVELOPE, data) or _serving_problem(data)
     if problem is not None:
         raise _refuse(*problem)
+
+
+def _serving_problem(data: Any) -> tuple[str, str] | None:
+    """The first route, fixed argument or security scheme of schema-valid plan data that
+    can't be served: where, and why."""
+    for i, route in enumerate(data["parameters"]):
+        found = _route_problem(route)
+        if found is not None:
+            return f"parameters.{i}.{found[0]}", found[1]
+    fixed = _fixed_problem(data)
+    if fixed is not None:
+        return fixed
+    found = _requirement_problem(data["security"])
+    return None if found is None else (f"security.{found[0]}", found[1])
 
 
 def check_entry(data: Any) -> None:
@@ -527,15 +527,14 @@ def check_entry(data: Any) -> None:
 def route_problem(route: Any) -> tuple[str, str] | None:
     """Why `route` (a plans file's `routes` entry) can't be served — the field at fault
     (`(root)` for the whole) and the reason — or None: its schema, then its serving rules."""
-    problem = envelope_problem(_ROUTE_FAST, _ROUTE, route)
-    return problem if problem is not None else _route_problem(route)
+    return envelope_problem(_ROUTE_FAST, _ROUTE, route) or _route_problem(route)
 
 
 def requirement_problem(requirement: Any) -> tuple[str, str] | None:
     """Why `requirement` (a plans file's `securityRequirements` entry: a plan's `security`)
     can't be served — the field at fault (`(root)` for the whole) and the reason — or None."""
     problem = envelope_problem(_REQUIREMENT_FAST, _REQUIREMENT, requirement)
-    return problem if problem is not None else _requirement_problem(requirement)
+    return problem or _requirement_problem(requirement)
 
 
 def profile_problem(profile: Any) -> tuple[str, str] | None:
@@ -544,8 +543,7 @@ def profile_problem(profile: Any) -> tuple[str, str] | None:
     or None."""
     if isinstance(profile, Mapping) and profile.get("format") != PLAN_FORMAT:
         return "format", _other_format(profile)
-    problem = envelope_problem(_PROFILE_FAST, _PROFILE, profile)
-    return problem if problem is not None else _fixed_problem(profile)
+    return envelope_problem(_PROFILE_FAST, _PROFILE, profile) or _fixed_problem(profile)
 
 
 def _other_format(data: Any) -> str:

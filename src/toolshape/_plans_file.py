@@ -260,7 +260,7 @@ class _Tables:
         return entry
 
 
-#: The fields of plan data a tool's profile holds, for the tests of membership.
+#: The fields of plan data a tool's profile holds, as a set.
 _PROFILED = frozenset(PROFILE_FIELDS)
 
 
@@ -290,8 +290,8 @@ def load_plans(
     Raises:
         PlanDataError: not a plans file this version reads (another format version: planning
             again rebuilds it), or a field that could not be served safely; `field` names
-            where (`routes.3.in`, `tools.5.parameters.1`). With `lazy`, a tool's schema problem is raised
-            by that tool's first `call` or `result` instead.
+            where (`routes.3.in`, `tools.5.parameters.1`). With `lazy`, a tool's schema problem
+            is raised by that tool's first `call` or `result` instead.
     """
     envelopes: Envelopes | None = None
     if isinstance(data, (str, bytes, bytearray)):
@@ -374,8 +374,8 @@ def _named(
     requirements: list[Security],
     profiles: list[tuple[Any, ...]],
 ) -> tuple[tuple[ParameterRoute, ...], Security, tuple[Any, ...]] | None:
-    """The built routes, security alternatives and profile values a tool entry names by index, or
-    None where an index is no `int` naming an entry of its table (`_unnamed` words it)."""
+    """The built routes, security alternatives and profile values a tool entry names by index,
+    or None where an index is no `int` naming an entry of its table (`_unnamed` words it)."""
     try:
         indices = item["parameters"]
         if type(indices) is not list:
