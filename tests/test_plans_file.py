@@ -157,6 +157,71 @@ def test_shared_definitions_are_written_once_and_shared_again_when_loaded() -> N
     assert max(len(ids) for ids in shared.values()) > 1
 
 
+THING = "#/components/schemas/Thing"
+#: `Thing` and `Tag` as the request sees them (S16.6: `readOnly` left out) are other objects
+#: than as the answer does, under the same names.
+VIEWS = {
+    "openapi": "3.1.0",
+    "info": {"title": "views", "version": "1"},
+    "paths": {
+        "/things": {
+            "post": {
+                "operationId": "makeThing",
+                "requestBody": {
+                    "required": True,
+                    "content": {"application/json": {"schema": {"$ref": THING}}},
+                },
+                "responses": {
+                    "200": {
+                        "description": "made",
+                        "content": {"application/json": {"schema": {"$ref": THING}}},
+                    }
+                },
+            }
+        }
+    },
+    "components": {
+        "schemas": {
+            "Thing": {
+                "type": "object",
+                "properties": {
+                    "id": {"type": "string", "readOnly": True},
+                    "tag": {"$ref": "#/components/schemas/Tag"},
+                },
+            },
+            "Tag": {
+                "type": "object",
+                "properties": {
+                    "id": {"type": "string", "readOnly": True},
+                    "label": {"type": "string"},
+                },
+            },
+        }
+    },
+}
+
+
+def test_a_defs_group_names_keys_that_are_not_their_names() -> None:
+    """Two objects of one name are two definitions (`Tag`, `Tag~2`); a schema's `$defs` is a
+    group's index all the same, the group an object of name -> key, and the loaded plan is
+    the planned one (S15.1)."""
+    result = plan_document(VIEWS)
+    data = dump_plans(result)
+    (tool,) = data["tools"]
+    groups = [data["defsGroups"][tool[field]["$defs"]] for field in ("inputSchema", "outputSchema")]
+    assert {"Tag", "Tag~2"} <= data["definitions"].keys()
+    assert {"Tag": "Tag~2"} in groups
+    assert ["Tag"] in groups
+    loaded = load_plans(json.dumps(data))
+    same_result(loaded, result)
+    assert loaded.tools[0].output_schema == result.tools[0].output_schema
+    at = data["defsGroups"].index({"Tag": "Tag~2"})
+    data["defsGroups"][at] = {"Tag": "Tag~3"}
+    with pytest.raises(PlanDataError, match="names 'Tag~3', which is no definition") as caught:
+        load_plans(json.dumps(data))
+    assert caught.value.field == f"defsGroups.{at}"
+
+
 def test_loaded_plans_hand_out_copies_and_stay_unchanged() -> None:
     """S15.2 holds for loaded plans: what a caller does to a returned schema changes nothing,
     also for the definitions the plans share."""
@@ -487,25 +552,23 @@ def test_the_fast_paths_prove_a_written_file_without_asking_jsonschema(style: st
     """S15.1: the compiled checks of a tool entry, a route and a security requirement accept
     every one of a file as written (a check that raised or refused would leave loading
     correct but slow: jsonschema would decide every one)."""
+    from toolshape._entries import _BY_COLUMNS, proven_entries
     from toolshape._plan_format import (
         _ENTRY_FAST,
         _ENVELOPE_FAST,
         _REQUIREMENT_FAST,
         _ROUTE_FAST,
-        _SPLIT,
-        Envelopes,
     )
 
     assert _ENTRY_FAST is not None
     assert _ENVELOPE_FAST is not None
     assert _ROUTE_FAST is not None
     assert _REQUIREMENT_FAST is not None
-    assert _SPLIT  # the entry proven in parts
+    assert _BY_COLUMNS  # the entries proven field by field
     for data in (json.loads(file_text(example(style))), repeating()):
-        envelopes = Envelopes()
         for tool in data["tools"]:
             assert _ENTRY_FAST(tool) is True
-            assert envelopes.proven(tool) is True
+        assert proven_entries(data["tools"]) is not None
         assert data["routes"]
         assert all(_ROUTE_FAST(route) is True for route in data["routes"])
         assert data["securityRequirements"]
@@ -639,41 +702,42 @@ def test_an_entry_field_the_full_check_refuses_is_refused(field: str, value: Any
     assert error[1]["field"] == f"tools.{last}.{at}"
 
 
-def test_the_fields_keyed_by_type_are_decided_by_their_python_type() -> None:
-    """S15.1: an own field `Envelopes` proves by its value's type alone must be one whose schema
-    gives every value of a Python type the same verdict (not `integer`: `1.0` is one, `1.5`
-    is not, both floats)."""
-    from toolshape._plan_format import _TYPED, ENTRY_SCHEMA
-
-    samples = [None, True, False, 0, 1, -3, 0.0, 1.0, 1.5, "", "x", [], [1], {}, {"a": 1}]
-    assert _TYPED  # the split keys some fields by type
-    for name in _TYPED:
-        valid = Draft202012Validator(ENTRY_SCHEMA["properties"][name]).is_valid
-        verdicts: dict[type, set[bool]] = {}
-        for value in samples:
-            verdicts.setdefault(type(value), set()).add(valid(value))
-        assert all(len(v) == 1 for v in verdicts.values()), name
+#: Values of every kind an entry's field could hold: each JSON type, the fields' own values
+#: and near misses of their patterns, enums, shapes and items.
+FIELD_SAMPLES: list[Any] = [
+    *(None, True, False, 0, 1, -3, 0.0, 1.0, 1.5, "", "x", "a b", "GET", "get", "/t", "/t\n"),
+    *("/t\x00", "t", "x" * 129, [], ["a"], ["a", "a"], ["a", 1], [1], [{}], {}, {"a": 1}),
+    *({"title": "x"}, {"title": None}, {"readOnlyHint": 1}, {"readOnlyHint": True, "x": 1}),
+    *({"q": {"style": "form"}}, {"q": {"style": "nope"}}, {"q": []}, {"q": {"contentType": ""}}),
+    *([{"level": "info", "message": "m"}], [{"level": "loud", "message": "m"}], [{"level": 1}]),
+]
 
 
-def test_the_fields_keyed_by_shape_are_decided_by_their_keys_and_types() -> None:
-    """S15.1: an own object field `Envelopes` proves by its keys and their values' types must be
-    one whose schema gives every object of the same keys and value types the same verdict:
-    each property decided by its Python type, no other property allowed."""
-    from toolshape._plan_format import _SHAPED, ENTRY_SCHEMA
+def test_each_field_of_the_entries_is_proven_as_its_schema_decides() -> None:
+    """S15.1: every own field of the tool entries is proven at once, by the set of its values'
+    types, its pattern or enum over every value, or its compiled check of each: a column of
+    values is proven exactly when the field's schema accepts each of them (never a value it
+    refuses, and no value it accepts left to `check_entry`)."""
+    from toolshape._entries import _column_check, _proof
+    from toolshape._plan_format import ENTRY_SCHEMA, OWN_VALUES
 
-    samples: list[Any] = [None, True, False, 0, 1, 1.0, 1.5, "", "x", [], {}]
-    assert _SHAPED == ("annotations",)  # the split keys the tool's annotations by shape
-    for name in _SHAPED:
-        schema = ENTRY_SCHEMA["properties"][name]
+    written = [*json.loads(file_text(example("flat")))["tools"], *repeating()["tools"]]
+    rng = random.Random(0)
+    proofs = {_proof(name) for name in OWN_VALUES}
+    assert proofs == {"typed", "shaped", "pattern", "enum", "checked"}
+    for name in OWN_VALUES:
+        schema = {**ENTRY_SCHEMA["properties"][name], "$defs": ENTRY_SCHEMA["$defs"]}
         valid = Draft202012Validator(schema).is_valid
-        keys = [*schema["properties"], "other"]
-        rng = random.Random(name)
-        verdicts: dict[tuple[Any, ...], set[bool]] = {}
-        for _ in range(3000):
-            value = {k: rng.choice(samples) for k in rng.sample(keys, rng.randrange(4))}
-            shape = (*value, *map(type, value.values()))
-            verdicts.setdefault(shape, set()).add(valid(value))
-        assert all(len(v) == 1 for v in verdicts.values()), name
+        check = _column_check(name)
+        assert check is not None, name
+        values = [*FIELD_SAMPLES, *(tool[name] for tool in written)]
+        assert any(map(valid, values)), name
+        assert not all(map(valid, values)), name
+        for _ in range(400):
+            column = tuple(rng.choices(values, k=rng.randrange(1, 4)))
+            expected = all(map(valid, column))
+            proven = check(column)
+            assert proven == expected, (name, column)
 
 
 @pytest.mark.parametrize(

@@ -19,7 +19,7 @@ from toolshape._errors import PlanError, ToolshapeError
 from toolshape._frozen import fast_init, unfrozen
 from toolshape._json import Json, JsonObject, Unchecked, thaw
 from toolshape._options import Options
-from toolshape._plan_format import PLAN_FORMAT, check_plan_data
+from toolshape._plan_format import OWN_VALUES, PLAN_FORMAT, check_plan_data
 from toolshape._types import (
     BodyEncoding,
     BodyShape,
@@ -379,6 +379,21 @@ class Plan:
                 tuple(ParameterRoute.from_dict(p) for p in data["parameters"]),
                 security_of(data["security"]),
             )
+        shared = SHARED(data) if shared is None else shared
+        return cls._built(OWN(data), parts, shared, pending, copy)
+
+    @classmethod
+    def _built(
+        cls,
+        own: tuple[Any, ...],
+        parts: tuple[tuple[ParameterRoute, ...], Security],
+        shared: tuple[Any, ...],
+        pending: Callable[[Plan], None] | None,
+        copy: Callable[[Any], Any] | None = None,
+    ) -> Plan:
+        """The plan of checked values: its own (`OWN(data)`), its routes and security
+        alternatives, the values of the fields many tools share (`SHARED(data)`); `pending`
+        and `copy` as `_from_data` takes them."""
         # Each field stored in its slot (many plans are loaded at once): no keyword arguments,
         # no frozen `__setattr__`.
         plan: Any = _Building()
@@ -395,25 +410,27 @@ class Plan:
             plan.body_encoding,
             plan.binary,
             fixed,
-        ) = SHARED(data) if shared is None else shared
-        plan.name = data["name"]
-        plan.operation_id = data["operationId"]
-        plan.method = data["method"]
-        plan.path = data["path"]
-        plan.location = data["location"]
-        diagnostics = data["diagnostics"]
+        ) = shared
+        (  # in the order of `OWN_VALUES`
+            plan.name,
+            plan.operation_id,
+            plan.method,
+            plan.path,
+            plan.location,
+            plan.title,
+            plan.description,
+            plan.annotations,
+            body_properties,
+            plan._input,
+            plan._nested,
+            plan._check,
+            plan._output,
+            plan.encoding,
+            diagnostics,
+        ) = own
         plan.diagnostics = tuple(map(Diagnostic.from_dict, diagnostics)) if diagnostics else ()
-        plan.parameters = parts[0]
-        plan.body_properties = tuple(data["bodyProperties"])
-        plan._input = data["inputSchema"]
-        plan._nested = data["nestedSchema"]
-        plan._check = data["bodyCheck"]
-        plan.title = data["title"]
-        plan.description = data["description"]
-        plan.annotations = data["annotations"]
-        plan._output = data["outputSchema"]
-        plan.encoding = data["encoding"]
-        plan.security = parts[1]
+        plan.body_properties = tuple(body_properties)
+        plan.parameters, plan.security = parts
         plan.fixed = tuple(map(FixedArgument.from_dict, fixed)) if fixed else ()
         plan._pending = pending
         if copy is not None:  # data the caller keeps (and may change): its containers copied
@@ -444,7 +461,7 @@ class Plan:
 
 
 #: The fields of plan data many tools share (a plans file's profile, `PROFILE_FIELDS`, less the
-#: format), read at once, in the order `Plan._from_data` stores them.
+#: format), read at once, in the order `Plan._built` stores them.
 SHARED = itemgetter(
     "contentType",
     "style",
@@ -459,6 +476,9 @@ SHARED = itemgetter(
     "binary",
     "fixed",
 )
+
+#: A tool's own values in plan data (or a plans file's entry), read at once (`OWN_VALUES`).
+OWN = itemgetter(*OWN_VALUES)
 
 
 def security_of(requirement: Any) -> Security:

@@ -12,8 +12,7 @@ uses (S1.4), with every reference local and the nesting bounded.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from operator import itemgetter
-from typing import Any, Literal
+from typing import Any
 
 from toolshape._dialects import dialect_of
 from toolshape._errors import PlanDataError
@@ -279,6 +278,14 @@ _OWN_FIELDS = (
 PROFILE_FIELDS = tuple(name for name in PLAN_SCHEMA["required"] if name not in _OWN_FIELDS)
 """The fields of plan data a plans file writes in a tool's profile (`profiles`)."""
 
+BY_TABLE = ("parameters", "security", "profile")
+"""The fields of a tool's entry in a plans file that name entries of the file's tables by
+index (its routes, its security requirement, its profile)."""
+
+OWN_VALUES = tuple(name for name in _OWN_FIELDS if name not in BY_TABLE)
+"""The fields of a tool's entry in a plans file that hold its own values (`Plan` is built from
+them in this order, beside its routes, security and profile)."""
+
 
 def _object(schema: Mapping[str, Any], title: str, properties: dict[str, Any]) -> dict[str, Any]:
     """`schema` (`PLAN_SCHEMA`) with other `properties`, each required, and `title`."""
@@ -307,17 +314,6 @@ def _part(schema: Mapping[str, Any], name: str) -> dict[str, Any]:
     return {"$schema": schema["$schema"], **schema["$defs"][name]}
 
 
-def _fields(schema: Mapping[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
-    """An object schema's check of the fields `names` alone, each required."""
-    return {
-        "$schema": schema["$schema"],
-        "type": "object",
-        "properties": {name: schema["properties"][name] for name in names},
-        "required": list(names),
-        "$defs": schema["$defs"],
-    }
-
-
 ENTRY_SCHEMA: Mapping[str, Any] = _as_entry(PLAN_SCHEMA)
 """A tool as a plans file holds it (2020-12): its own plan data, its routes, security
 requirement and profile named by index."""
@@ -341,99 +337,6 @@ REQUIREMENT_SCHEMA: Mapping[str, Any] = {
 
 _REQUIREMENT = compile_schema(REQUIREMENT_SCHEMA)
 _REQUIREMENT_FAST = compile_check(REQUIREMENT_SCHEMA)
-
-
-def _typed(schema: Mapping[str, Any]) -> bool:
-    """A schema of nothing but types, `integer` not among them (`1.5` and `1.0` are both
-    floats): a value's Python type alone decides its verdict."""
-    kinds = schema.get("type")
-    return schema.keys() == {"type"} and "integer" not in (
-        kinds if isinstance(kinds, list) else [kinds]
-    )
-
-
-#: The fields of an entry that name entries of the file's tables: the loader proves them when
-#: it finds what they name.
-_BY_TABLE = ("parameters", "security", "profile")
-
-
-def _proof(name: str) -> Literal["typed", "shaped", "table", "checked"]:
-    """How a field of a tool's entry is proven: one whose value's Python type alone decides
-    (`typed`) by its type, an object of `typed` properties and no others (`shaped`) by its
-    keys and their values' types — each once for every distinct key of them all (`Envelopes`)
-    —, the indices into the file's tables by the loader finding their entries (`table`), any
-    other field by a compiled check of each tool (`checked`)."""
-    schema = ENTRY_SCHEMA["properties"][name]
-    if name in _BY_TABLE:
-        return "table"
-    if _typed(schema):
-        return "typed"
-    shaped = (
-        schema.keys() == {"type", "properties", "additionalProperties"}
-        and schema["type"] == "object"
-        and schema["additionalProperties"] is False
-        and all(map(_typed, schema["properties"].values()))
-    )
-    return "shaped" if shaped else "checked"
-
-
-_TYPED, _SHAPED, _CHECKED = (
-    tuple(name for name in ENTRY_SCHEMA["required"] if _proof(name) == proof)
-    for proof in ("typed", "shaped", "checked")
-)
-_KEYED = itemgetter(*_TYPED, *_SHAPED)
-_KEYED_FAST = compile_check(_fields(ENTRY_SCHEMA, (*_TYPED, *_SHAPED)))
-_CHECKED_FAST = compile_check(_fields(ENTRY_SCHEMA, _CHECKED))
-#: A tool entry is proven in these parts only where it is a plain object of independent
-#: fields, each required, no other allowed (else `_ENTRY_FAST` proves it whole).
-_SPLIT = (
-    _KEYED_FAST is not None
-    and _CHECKED_FAST is not None
-    and ENTRY_SCHEMA.keys()
-    == {*_fields(ENTRY_SCHEMA, ()), "title", "required", "additionalProperties"}
-    and set(ENTRY_SCHEMA["required"]) == set(ENTRY_SCHEMA["properties"])
-    and ENTRY_SCHEMA["additionalProperties"] is False
-    and len(_SHAPED) == 1
-)
-_FIELD_COUNT = len(ENTRY_SCHEMA["required"])
-
-
-class Envelopes:
-    """The tool entries of a plans file parsed from JSON text: the fields proven by their
-    values' types (`typed`) and shape (`shaped`, the annotations) once for each distinct key
-    of them all — the types, then the annotations' hints, then their values' types — the
-    others (`checked`) for each tool.
-
-    Only for data parsed from JSON text, whose values are JSON's types: two values of the
-    same Python type get the same verdict from a `typed` field's schema, and two objects of
-    the same keys whose values have the same types from a `shaped` one (a key of variable
-    length, but equal keys have equal lengths). With every field required and no other
-    allowed, the fields are all there when the getter found each keyed one, the own check
-    each checked one and the loader each index, and there are no more of them.
-    """
-
-    def __init__(self) -> None:
-        self._proven: set[tuple[Any, ...]] = set()  # the keys proven
-
-    def proven(self, data: Any) -> bool:
-        """Whether the fast paths prove the tool entry `data` as `check_entry` would accept
-        it, its indices into the file's tables aside (the loader proves those): False leaves
-        `check_entry` to decide, and to word what it refuses. Never raises."""
-        try:
-            if not _SPLIT:
-                return _ENTRY_FAST is not None and bool(_ENTRY_FAST(data))
-            values: tuple[Any, ...] = _KEYED(data)
-            shaped = values[-1]  # the one field keyed by shape: its keys, their values' types
-            if len(data) != _FIELD_COUNT or type(shaped) is not dict:
-                return False
-            key = (*map(type, values), *shaped, *map(type, shaped.values()))
-            if key not in self._proven:
-                if not _KEYED_FAST(data):  # type: ignore[misc]
-                    return False
-                self._proven.add(key)
-            return bool(_CHECKED_FAST(data))  # type: ignore[misc]
-        except Exception:  # any doubt: `check_entry` decides
-            return False
 
 
 def envelope_problem(fast: Check | None, validator: Any, data: Any) -> tuple[str, str] | None:

@@ -4,10 +4,10 @@ served at run time without the document (S15.1, issue 17).
 A file holds every tool's plan data (`toolshape.plan/2`), the errors and diagnostics, the
 settings planning used and a hash of the source document. What an API's tools repeat is
 written once: the `$defs` entries the plans of one document share (in memory, one object for
-every tool) under `definitions`, each schema's `$defs` naming its entries by key, and each set
-of keys many schemas share once too (`defsGroups`; a schema's `$defs` is then that group's
-index): Stripe's 468 tools are a few MB instead of 218 MB, and load back sharing their entries
-again. Each distinct route is written once under `routes`, each distinct security
+every tool) under `definitions`, and each set of them schemas share once too (`defsGroups`: the
+keys, or an object of name -> key where a key is not its entry's name); a schema's `$defs` is
+then that group's index. Stripe's 468 tools are a few MB instead of 218 MB, and load back
+sharing their entries again. Each distinct route is written once under `routes`, each distinct security
 requirement under `securityRequirements`, and each distinct combination of the fields of plan
 data tools repeat (format, content type, style, body handling ...: `PROFILE_FIELDS`) under
 `profiles`; a tool's entry holds its own fields and names the others by index (`parameters`,
@@ -23,10 +23,12 @@ version is refused with how to rebuild it.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
-from operator import attrgetter
+from collections.abc import Callable, Mapping, Sequence
+from itertools import chain, repeat
+from operator import attrgetter, itemgetter
 from typing import Any
 
+from toolshape._entries import proven_entries
 from toolshape._errors import PlanDataError, PlanError, ToolshapeError
 from toolshape._fastcheck import compile_check
 from toolshape._json import JsonObject, Unchecked, thaw
@@ -34,13 +36,13 @@ from toolshape._model import SHARED, ParameterRoute, Plan, PlanResult, security_
 from toolshape._options import Options
 from toolshape._plan_format import (
     ENTRY_SCHEMA,
+    OWN_VALUES,
     PLAN_FORMAT,
     PLAN_SCHEMA,
     PROFILE_FIELDS,
     PROFILE_SCHEMA,
     REQUIREMENT_SCHEMA,
     SCHEMA_FIELDS,
-    Envelopes,
     check_entry,
     check_schema_data,
     check_schemas,
@@ -88,7 +90,15 @@ _ENVELOPE: Mapping[str, Any] = {
         },
         "securitySchemes": {"type": "array", "items": {"type": "string"}},
         "definitions": {"type": "object", "additionalProperties": {"type": ["object", "boolean"]}},
-        "defsGroups": {"type": "array", "items": {"type": "array", "items": {"type": "string"}}},
+        "defsGroups": {
+            "type": "array",
+            "items": {
+                "anyOf": [
+                    {"type": "array", "items": {"type": "string"}},
+                    {"type": "object", "additionalProperties": {"type": "string"}},
+                ]
+            },
+        },
         "tools": {"type": "array", "items": {"type": "object"}},
         "routes": {"type": "array", "items": {"type": "object"}},
         "securityRequirements": {"type": "array", "items": {"type": "array"}},
@@ -196,34 +206,37 @@ class _Definitions:
 
     def __init__(self) -> None:
         self.entries: JsonObject = {}
-        self.groups: list[list[str]] = []
-        self._group_index: dict[tuple[str, ...], int] = {}
+        self.groups: list[list[str] | dict[str, str]] = []
+        self._group_index: dict[tuple[tuple[str, str], ...], int] = {}
         self._keys: dict[int, str] = {}
         self._kept: list[Any] = []  # keeps each keyed object alive, so no id is reused
 
     def schema(self, schema: Any) -> Any:
-        """A copy of `schema` whose `$defs` name their entries' keys (in place, in order):
-        the list of keys when each is its entry's name (nearly always), else an object."""
+        """A copy of `schema` whose `$defs` is the index of its group of keys (in place, in
+        order)."""
         if not isinstance(schema, Mapping):
             return thaw(schema)
         out: JsonObject = {}
         for keyword, value in schema.items():
             if keyword == "$defs" and isinstance(value, Mapping):
-                keys = {name: self._key(name, entry) for name, entry in value.items()}
-                if all(name == key for name, key in keys.items()):
-                    out[keyword] = self._group(tuple(keys))
-                else:
-                    out[keyword] = keys
+                out[keyword] = self._group(
+                    tuple((name, self._key(name, entry)) for name, entry in value.items())
+                )
             else:
                 out[keyword] = thaw(value)
         return out
 
-    def _group(self, keys: tuple[str, ...]) -> int:
-        """The index of the group of these keys in `defsGroups` (each set of keys once)."""
+    def _group(self, keys: tuple[tuple[str, str], ...]) -> int:
+        """The index in `defsGroups` of a `$defs` object's names and the keys of their
+        entries, each group once: the list of keys when each is its entry's name (nearly
+        always), else an object of name -> key."""
         index = self._group_index.get(keys)
         if index is None:
             index = self._group_index[keys] = len(self.groups)
-            self.groups.append(list(keys))
+            if all(name == key for name, key in keys):
+                self.groups.append([key for _, key in keys])
+            else:
+                self.groups.append(dict(keys))
         return index
 
     def _key(self, name: str, entry: Any) -> str:
@@ -293,13 +306,9 @@ def load_plans(
             where (`routes.3.in`, `tools.5.parameters.1`). With `lazy`, a tool's schema problem
             is raised by that tool's first `call` or `result` instead.
     """
-    envelopes: Envelopes | None = None
-    if isinstance(data, (str, bytes, bytearray)):
-        file = _parsed(data)
-        # Parsed from text: what the tools repeat in their entries is proven once.
-        envelopes = Envelopes()
-    else:
-        file = thaw(data)
+    # Parsed from text, the file is the loader's own; parsed data is the caller's: copied.
+    from_text = isinstance(data, (str, bytes, bytearray))
+    file: Any = _parsed(data) if isinstance(data, (str, bytes, bytearray)) else thaw(data)
     _check_file(file)
     try:
         options = Options.from_dict(file["settings"]["options"])
@@ -311,31 +320,15 @@ def load_plans(
     )
     profiles = _table(file["profiles"], "profiles", profile_problem, SHARED)
     tables = routes, requirements, profiles
-    checks = _SchemaChecks(file["definitions"], file["defsGroups"], file["tools"])
+    tools = file["tools"]
+    checks = _SchemaChecks(file["definitions"], file["defsGroups"], tools)
     # One check for every plan (it finds the plan's tool by its name): nothing per tool.
     pending = checks.of if lazy else None
-    index_of = checks.index_of
-    plans = []
-    for index, item in enumerate(file["tools"]):
-        named = None
-        if envelopes is not None and envelopes.proven(item):
-            named = _named(item, *tables)
-        if named is None:
-            try:
-                check_entry(item)
-            except PlanDataError as error:
-                raise _at(f"tools.{index}", error) from None
-            named = _named(item, *tables)
-            if named is None:
-                raise _unnamed(item, tables, f"tools.{index}")
-        name = item["name"]
-        if name in index_of:
-            raise _refuse(f"tools.{index}.name", f"repeats the tool name {name!r}")
-        index_of[name] = index
-        checks.splice(item, index)
-        if not lazy:
-            checks.check(index)
-        plans.append(Plan._from_data(item, None, named[:2], pending, named[2]))
+    # From text, every entry proven at once, field by field (`proven_entries`); any doubt,
+    # and parsed data, each entry checked on its own, which words what it refuses.
+    plans = _proven(tools, tables, checks, pending) if from_text else None
+    if plans is None:
+        plans = _each(tools, tables, checks, pending)
     return PlanResult(
         tuple(plans),
         _errors(file["errors"]),
@@ -366,6 +359,113 @@ def _table(
             raise _refuse(_within(f"{field}.{index}", found[0]), found[1])
         built.append(build(entry))
     return built
+
+
+#: The tables a tool entry names by index: routes, security requirements, profiles' values.
+_Loaded = tuple[list[ParameterRoute], list[Security], list[tuple[Any, ...]]]
+
+
+def _proven(
+    tools: list[Any], tables: _Loaded, checks: _SchemaChecks, pending: Callable[[Plan], None] | None
+) -> list[Plan] | None:
+    """The plans of the file's tool entries where every entry is proven at once — its fields
+    (`proven_entries`), its indices (`_resolved`), the names all different — else None.
+    `pending` is the lazy schema check (None: each tool's schemas checked now).
+
+    Raises:
+        PlanDataError: a `$defs` key that names no definition, or (not lazy) a schema.
+    """
+    found = proven_entries(tools)
+    if found is None:
+        return None
+    own, indices = found
+    named = _resolved(indices, *tables)
+    if named is None:
+        return None
+    index_of = checks.index_of
+    index_of.update(zip(map(_NAME, own), range(len(own)), strict=True))
+    if len(index_of) != len(own):  # a name repeated: worded tool by tool
+        index_of.clear()
+        return None
+    for index, item in enumerate(tools):
+        checks.splice(item, index)
+        if pending is None:
+            checks.check(index)
+    parts = zip(*named[:2], strict=True)
+    return list(map(Plan._built, own, parts, named[2], repeat(pending)))
+
+
+#: Where a tool entry's name is among its own values.
+_NAME = itemgetter(OWN_VALUES.index("name"))
+
+
+def _resolved(
+    indices: list[tuple[Any, ...]],
+    routes: list[ParameterRoute],
+    requirements: list[Security],
+    profiles: list[tuple[Any, ...]],
+) -> tuple[list[tuple[ParameterRoute, ...]], list[Security], list[tuple[Any, ...]]] | None:
+    """Every tool entry's routes, security alternatives and profile values, found at once by
+    their indices (`parameters`, `security`, `profile`), or None where an index is no `int`
+    naming an entry of its table (`_each` words it)."""
+    if not indices:
+        return [], [], []
+    parameters, security, profile = zip(*indices, strict=True)
+    if not set(map(type, parameters)) <= _LIST:
+        return None
+    flat = list(chain.from_iterable(parameters))
+    if not (
+        _names_in(flat, len(routes))
+        and _names_in(security, len(requirements))
+        and _names_in(profile, len(profiles))
+    ):
+        return None
+    route = routes.__getitem__
+    return (
+        [tuple(map(route, p)) for p in parameters],
+        list(map(requirements.__getitem__, security)),
+        list(map(profiles.__getitem__, profile)),
+    )
+
+
+def _names_in(column: Sequence[Any], size: int) -> bool:
+    """Every value an index of a table of `size` entries: an `int` (not `true`, not `1.0`)."""
+    return not column or (
+        set(map(type, column)) <= _INT and min(column) >= 0 and max(column) < size
+    )
+
+
+_LIST, _INT = frozenset({list}), frozenset({int})
+
+
+def _each(
+    tools: list[Any], tables: _Loaded, checks: _SchemaChecks, pending: Callable[[Plan], None] | None
+) -> list[Plan]:
+    """The plans of the file's tool entries, each entry checked on its own (`check_entry`),
+    then its indices, its name, its `$defs` keys (and, not lazy, its schemas), in order.
+
+    Raises:
+        PlanDataError: at the first entry at fault, naming the field (`tools.5.parameters.1`).
+    """
+    plans = []
+    index_of = checks.index_of
+    for index, item in enumerate(tools):
+        try:
+            check_entry(item)
+        except PlanDataError as error:
+            raise _at(f"tools.{index}", error) from None
+        named = _named(item, *tables)
+        if named is None:
+            raise _unnamed(item, tables, f"tools.{index}")
+        name = item["name"]
+        if name in index_of:
+            raise _refuse(f"tools.{index}.name", f"repeats the tool name {name!r}")
+        index_of[name] = index
+        checks.splice(item, index)
+        if pending is None:
+            checks.check(index)
+        plans.append(Plan._from_data(item, None, named[:2], pending, named[2]))
+    return plans
 
 
 def _named(
@@ -420,7 +520,10 @@ class _SchemaChecks:
     once per dialect that uses it (whichever tool needs it first checks it)."""
 
     def __init__(
-        self, definitions: Mapping[str, Any], groups: list[list[str]], tools: list[Any]
+        self,
+        definitions: Mapping[str, Any],
+        groups: list[list[str] | dict[str, str]],
+        tools: list[Any],
     ) -> None:
         self.definitions = definitions
         self.groups = groups
@@ -443,10 +546,11 @@ class _SchemaChecks:
         if spliced is None:
             if not 0 <= index < len(self.groups):
                 raise _refuse(field, f"names the group {index}, which is not in `defsGroups`")
-            definitions = self.definitions
-            keys = self.groups[index]
+            definitions, group = self.definitions, self.groups[index]
+            # A list of keys, each its entry's name; or an object of name -> key.
+            keys = list(group.values()) if isinstance(group, dict) else group
             try:  # Stripe's tools name hundreds of entries each: built in C
-                spliced = dict(zip(keys, map(definitions.__getitem__, keys), strict=True))
+                spliced = dict(zip(group, map(definitions.__getitem__, keys), strict=True))
             except KeyError:
                 missing = next(key for key in keys if key not in definitions)
                 raise _refuse(
