@@ -398,6 +398,55 @@ def test_a_defs_object_naming_keys_and_holding_its_own_entries_loads(lazy: bool)
     assert outcome(partial(loaded.call, {})) == outcome(partial(original.call, {}))
 
 
+def grouped(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The schemas of a file's tools whose `$defs` is a group's index, in the tools' order."""
+    return [
+        tool[field]
+        for tool in data["tools"]
+        for field in ("inputSchema", "nestedSchema", "bodyCheck", "outputSchema")
+        if isinstance(tool[field], dict) and isinstance(tool[field].get("$defs"), int)
+    ]
+
+
+def with_defs(data: dict[str, Any], value: Any, *, last: bool = False) -> dict[str, Any]:
+    """`data` whose first (or last) schema with a group's index as `$defs` has `value` there."""
+    grouped(data)[-1 if last else 0]["$defs"] = value
+    return data
+
+
+@pytest.mark.parametrize("lazy", [True, False])
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda d: d["defsGroups"].append(["no such definition"]),  # a group no schema names
+        lambda d: d["defsGroups"][0].append("no such definition"),
+        lambda d: d["definitions"].pop(d["defsGroups"][-1][0]),
+        lambda d: with_defs(d, "Name"),
+        lambda d: with_defs(d, True),
+        lambda d: with_defs(d, -1),
+        lambda d: with_defs(d, len(d["defsGroups"])),
+        lambda d: with_defs(d, {}),
+        lambda d: with_defs(with_defs(d, -1, last=True), 999),  # two faults
+    ],
+)
+def test_defs_are_spliced_from_text_as_from_parsed_data(
+    change: Callable[[dict[str, Any]], Any], lazy: bool
+) -> None:
+    """S15.1: every schema's `$defs` in a file parsed from text is spliced at once where each
+    names a group that builds; any other file loads (or is refused) exactly as from parsed
+    data, tool by tool — the first fault named, whatever the fault."""
+    data = json.loads(file_text(example("flat")))
+    assert len(grouped(data)) > 1
+    change(data)
+    loaded = outcome(partial(load_plans, json.dumps(data), lazy=lazy))
+    assert loaded == outcome(partial(load_plans, data, lazy=lazy))
+    if loaded[0] == "request":
+        for tool in loaded[1].tools:
+            assert outcome(partial(tool.call, {})) == outcome(
+                partial(load_plans(data).tools[loaded[1].tools.index(tool)].call, {})
+            )
+
+
 @pytest.mark.parametrize(
     ("own", "names", "field", "match"),
     [

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Mapping
 from itertools import chain, repeat
 from operator import itemgetter
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from toolshape._fastcheck import compile_check
 from toolshape._plan_format import BY_TABLE, ENTRY_SCHEMA, OWN_VALUES
@@ -97,7 +97,28 @@ def _column_check(name: str) -> Callable[[tuple[Any, ...]], bool] | None:
         allowed = frozenset(schema["enum"])
         return lambda column: _within(column, allowed)
     check = _value_check(name)
-    return None if check is None else lambda column: all(map(check, column))
+    if check is None:
+        return None
+    accepted = _types({"type": schema["type"]}) if "type" in schema else None
+    if accepted is not None and all(check(e) for kind in accepted for e in _EMPTY[kind]):
+        # A value of another type is refused by its type, an empty one of these is valid:
+        # only the others are checked (most tools' encoding, diagnostics ... are empty).
+        return lambda column: (
+            set(map(type, column)) <= accepted and all(map(check, filter(None, column)))
+        )
+    return lambda column: all(map(check, column))
+
+
+#: The values of each type JSON text parses to that are false (`filter(None, ...)` skips).
+_EMPTY: Mapping[type, tuple[Any, ...]] = {
+    str: ("",),
+    dict: ({},),
+    list: ([],),
+    bool: (False,),
+    type(None): (None,),
+    int: (0,),
+    float: (0.0, -0.0),
+}
 
 
 _STR = frozenset({str})
@@ -151,28 +172,37 @@ _BY_COLUMNS = (
 _COUNT = len(ENTRY_SCHEMA["required"])
 
 
-def proven_entries(
-    entries: list[Any],
-) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]] | None:
-    """Each tool entry's own values (`OWN_VALUES`) and its indices (`BY_TABLE`) where every
-    entry is one `check_entry` accepts — its indices aside, which the loader proves when it
-    finds what they name — else None: `check_entry` then decides each entry, and words what
-    it refuses. Never raises."""
+class Entries(NamedTuple):
+    """A plans file's tool entries, proven (`proven_entries`)."""
+
+    own: list[tuple[Any, ...]]
+    """Each entry's own values, in the order of `OWN_VALUES`."""
+    columns: list[tuple[Any, ...]]
+    """Each own field's values of every entry, in the order of `OWN_VALUES`."""
+    indices: list[tuple[Any, ...]]
+    """Each entry's indices into the file's tables, in the order of `BY_TABLE`."""
+
+
+def proven_entries(entries: list[Any]) -> Entries | None:
+    """The tool entries' values where every entry is one `check_entry` accepts — its indices
+    aside, which the loader proves when it finds what they name — else None: `check_entry`
+    then decides each entry, and words what it refuses. Never raises."""
     if not _BY_COLUMNS:
         return None
     if not entries:
-        return [], []
+        return Entries([], [()] * len(OWN_VALUES), [])
     try:
         if not set(map(type, entries)) <= _DICT or not set(map(len, entries)) <= {_COUNT}:
             return None
         # Every field there (each getter found its own) and no other (as many as fields).
         own, indices = list(map(_OWN, entries)), list(map(_INDICES, entries))
-        for check, column in zip(_CHECKS, zip(*own, strict=True), strict=True):
+        columns = list(zip(*own, strict=True))
+        for check, column in zip(_CHECKS, columns, strict=True):
             if not check(column):  # type: ignore[misc]
                 return None
     except Exception:  # any doubt: `check_entry` decides
         return None
-    return own, indices
+    return Entries(own, columns, indices)
 
 
 _DICT = frozenset({dict})

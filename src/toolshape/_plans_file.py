@@ -23,9 +23,10 @@ version is refused with how to rebuild it.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
-from itertools import chain, repeat
-from operator import attrgetter, itemgetter
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import chain, compress, repeat
+from operator import attrgetter, is_, is_not, itemgetter
 from typing import Any
 
 from toolshape._entries import proven_entries
@@ -378,25 +379,26 @@ def _proven(
     found = proven_entries(tools)
     if found is None:
         return None
-    own, indices = found
-    named = _resolved(indices, *tables)
+    named = _resolved(found.indices, *tables)
     if named is None:
         return None
-    index_of = checks.index_of
-    index_of.update(zip(map(_NAME, own), range(len(own)), strict=True))
-    if len(index_of) != len(own):  # a name repeated: worded tool by tool
-        index_of.clear()
+    names = found.columns[_NAME]
+    index_of = dict(zip(names, range(len(names)), strict=True))
+    if len(index_of) != len(names):  # a name repeated: worded tool by tool
         return None
-    for index, item in enumerate(tools):
-        checks.splice(item, index)
-        if pending is None:
+    if not checks.splice_all(_SCHEMA_COLUMNS(found.columns)):
+        return None  # a `$defs` that is no group's index, or a group that names no definition
+    checks.index_of.update(index_of)
+    if pending is None:
+        for index in range(len(tools)):
             checks.check(index)
     parts = zip(*named[:2], strict=True)
-    return list(map(Plan._built, own, parts, named[2], repeat(pending)))
+    return list(map(Plan._built, found.own, parts, named[2], repeat(pending)))
 
 
-#: Where a tool entry's name is among its own values.
-_NAME = itemgetter(OWN_VALUES.index("name"))
+#: Where a tool entry's name and its schemas are among its own values.
+_NAME = OWN_VALUES.index("name")
+_SCHEMA_COLUMNS = itemgetter(*map(OWN_VALUES.index, SCHEMA_FIELDS))
 
 
 def _resolved(
@@ -549,8 +551,11 @@ class _SchemaChecks:
             definitions, group = self.definitions, self.groups[index]
             # A list of keys, each its entry's name; or an object of name -> key.
             keys = list(group.values()) if isinstance(group, dict) else group
-            try:  # Stripe's tools name hundreds of entries each: built in C
-                spliced = dict(zip(group, map(definitions.__getitem__, keys), strict=True))
+            try:  # a comprehension beats `dict(zip(...))` at any size (dict lookups specialize)
+                if isinstance(group, dict):
+                    spliced = {name: definitions[key] for name, key in group.items()}
+                else:
+                    spliced = {key: definitions[key] for key in group}
             except KeyError:
                 missing = next(key for key in keys if key not in definitions)
                 raise _refuse(
@@ -559,6 +564,29 @@ class _SchemaChecks:
             self.spliced[index] = spliced
             self.keys_of[id(spliced)] = keys
         return spliced
+
+    def splice_all(self, schemas: Iterable[tuple[Any, ...]]) -> bool:
+        """Put the shared definitions in place of the group index of every schema of
+        `schemas` (each a column of the tools' schemas) at once, where each `$defs` among them
+        is the index of a group whose keys all name definitions (as the file writes them);
+        else False, nothing changed: `splice` then goes tool by tool, and words what it
+        refuses."""
+        objects: list[dict[str, Any]] = []
+        indices: list[int] = []
+        for column in schemas:
+            found = list(compress(column, map(is_, map(type, column), repeat(dict))))
+            defs: list[Any] = list(map(dict.get, found, repeat("$defs")))
+            if not set(map(type, defs)) <= _GROUP_INDEX:
+                return False
+            named: list[bool] = list(map(is_not, defs, repeat(None)))
+            objects.extend(compress(found, named))
+            indices.extend(compress(defs, named))
+        try:
+            groups = {index: self.group(index, "") for index in set(indices)}
+        except PlanDataError:
+            return False
+        deque(map(dict.__setitem__, objects, repeat("$defs"), map(groups.__getitem__, indices)), 0)
+        return True
 
     def splice(self, item: JsonObject, index: int) -> None:
         """Put the shared definitions in place of their keys in `item`'s schemas (the
@@ -661,6 +689,9 @@ class _SchemaChecks:
 
 #: A plan's schemas, in the order of `SCHEMA_FIELDS`.
 _SCHEMAS = attrgetter("_input", "_nested", "_check", "_output")
+
+#: The classes of a schema's `$defs` the loader splices at once: a group's index, or none.
+_GROUP_INDEX = frozenset({int, type(None)})
 
 #: The class of a `$defs` entry that names a shared definition by its key.
 _TEXT = frozenset({str})
