@@ -739,9 +739,9 @@ def test_a_scheme_the_serving_rules_refuse_is_refused_in_its_table() -> None:
     ],
 )
 def test_an_entry_field_the_full_check_refuses_is_refused(field: str, value: Any, at: str) -> None:
-    """S15.1: a tool entry's fields proven once per distinct key of their types (or named by
-    index) are still refused in the last tool, naming the field, where a value is equal to a
-    proven one but of another type, or is no index."""
+    """S15.1: a tool entry's fields proven across all tools at once (by their types, or as
+    indices) are still refused in the last tool, naming the field, where a value is equal to
+    the others' but of another type, or is no index."""
     data = json.loads(REPEATING)
     last = len(data["tools"]) - 1
     data["tools"][last][field] = value
@@ -801,9 +801,9 @@ def test_each_field_of_the_entries_is_proven_as_its_schema_decides() -> None:
 def test_annotations_proven_by_shape_are_refused_as_the_full_check_refuses(
     annotations: Any, field: str
 ) -> None:
-    """S15.1, S16.2: the tools' annotations are proven once per shape (their hints and the
-    hints' types): in the last tool, hints of a proven shape with another type, or another
-    hint, are still refused, naming the hint; hints in another order are accepted."""
+    """S15.1, S16.2: the tools' annotations are proven all at once (their hints, each hint's
+    types): in the last tool, a hint the others hold with another type, or another hint, is
+    still refused, naming the hint; hints in another order are accepted."""
     data = json.loads(REPEATING)
     last = len(data["tools"]) - 1
     proven = data["tools"][0]["annotations"]
@@ -829,13 +829,12 @@ ENVELOPE_VALUES = st.sampled_from(
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 10**9), GARBAGE | PLAUSIBLE | ENVELOPE_VALUES)
-def test_an_envelope_proven_in_parts_is_refused_as_the_full_check_refuses(
+def test_entries_proven_by_columns_are_refused_as_the_full_check_refuses(
     seed: int, value: Any
 ) -> None:
-    """S15.1: a tool's envelope, proven from text in parts (what the tools repeat once per
-    distinct combination, each tool's own fields each time), is accepted and refused exactly
-    as the full check of every tool (parsed data) decides, naming the same field: a field
-    changed, dropped or added, in any tool."""
+    """S15.1: the tool entries, proven from text field by field across all tools at once, are
+    accepted and refused exactly as the full check of each entry (parsed data) decides,
+    naming the same field: a field changed, dropped or added, in any tool."""
     rng = random.Random(seed)
     data = json.loads(REPEATING)
     tool = data["tools"][rng.randrange(len(data["tools"]))]

@@ -79,12 +79,12 @@ def _column_check(name: str) -> Callable[[tuple[Any, ...]], bool] | None:
     only where the field's schema accepts each; None where none could be made."""
     schema = ENTRY_SCHEMA["properties"][name]
     proof = _proof(name)
-    if proof == "typed":
-        accepted = _types(schema)
-        return lambda column: set(map(type, column)) <= accepted  # type: ignore[operator]
+    accepted = _types(schema)
+    if accepted is not None:  # typed
+        return lambda column: set(map(type, column)) <= accepted
     if proof == "shaped":
-        properties = {key: _types(s) for key, s in schema["properties"].items()}
-        return lambda column: _shaped(column, properties)  # type: ignore[arg-type]
+        properties = {key: kinds for key, s in schema["properties"].items() if (kinds := _types(s))}
+        return lambda column: _shaped(column, properties)
     if proof == "pattern":
         if nested_quantifier(schema["pattern"]):
             return None  # S13.3: jsonschema alone runs it
@@ -99,12 +99,12 @@ def _column_check(name: str) -> Callable[[tuple[Any, ...]], bool] | None:
     check = _value_check(name)
     if check is None:
         return None
-    accepted = _types({"type": schema["type"]}) if "type" in schema else None
-    if accepted is not None and all(check(e) for kind in accepted for e in _EMPTY[kind]):
+    kinds = _types({"type": schema["type"]}) if "type" in schema else None
+    if kinds is not None and all(check(e) for kind in kinds for e in _EMPTY[kind]):
         # A value of another type is refused by its type, an empty one of these is valid:
         # only the others are checked (most tools' encoding, diagnostics ... are empty).
         return lambda column: (
-            set(map(type, column)) <= accepted and all(map(check, filter(None, column)))
+            set(map(type, column)) <= kinds and all(map(check, filter(None, column)))
         )
     return lambda column: all(map(check, column))
 
@@ -152,13 +152,14 @@ def _within(column: tuple[Any, ...], allowed: frozenset[str]) -> bool:
 #: indices into the file's tables (`BY_TABLE`).
 _OWN = itemgetter(*OWN_VALUES)
 _INDICES = itemgetter(*BY_TABLE)
-_CHECKS = tuple(map(_column_check, OWN_VALUES))
+_MADE = tuple(map(_column_check, OWN_VALUES))
+_CHECKS = tuple(check for check in _MADE if check is not None)
 _INDEX = {"type": "integer", "minimum": 0}
 #: Entries are proven by columns only where an entry is a plain object of independent fields,
 #: each required, no other allowed, each own field's check made, the indices as the loader
 #: proves them (`int`, at least 0, naming an entry).
 _BY_COLUMNS = (
-    all(check is not None for check in _CHECKS)
+    len(_CHECKS) == len(OWN_VALUES)
     and ENTRY_SCHEMA.keys()
     == {"$schema", "$defs", "title", "type", "properties", "required", "additionalProperties"}
     and ENTRY_SCHEMA["type"] == "object"
@@ -198,7 +199,7 @@ def proven_entries(entries: list[Any]) -> Entries | None:
         own, indices = list(map(_OWN, entries)), list(map(_INDICES, entries))
         columns = list(zip(*own, strict=True))
         for check, column in zip(_CHECKS, columns, strict=True):
-            if not check(column):  # type: ignore[misc]
+            if not check(column):
                 return None
     except Exception:  # any doubt: `check_entry` decides
         return None
