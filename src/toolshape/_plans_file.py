@@ -308,8 +308,11 @@ def load_plans(
             is raised by that tool's first `call` or `result` instead.
     """
     # Parsed from text, the file is the loader's own; parsed data is the caller's: copied.
-    from_text = isinstance(data, (str, bytes, bytearray))
-    file: Any = _parsed(data) if isinstance(data, (str, bytes, bytearray)) else thaw(data)
+    file: Any
+    if isinstance(data, (str, bytes, bytearray)):
+        file, from_text = _parsed(data), True
+    else:
+        file, from_text = thaw(data), False
     _check_file(file)
     try:
         options = Options.from_dict(file["settings"]["options"])
@@ -370,11 +373,12 @@ def _proven(
     tools: list[Any], tables: _Loaded, checks: _SchemaChecks, pending: Callable[[Plan], None] | None
 ) -> list[Plan] | None:
     """The plans of the file's tool entries where every entry is proven at once — its fields
-    (`proven_entries`), its indices (`_resolved`), the names all different — else None.
+    (`proven_entries`), its indices (`_resolved`), the names all different, every `$defs` a
+    group's index that builds (`splice_all`) — else None, nothing changed (`_each` decides).
     `pending` is the lazy schema check (None: each tool's schemas checked now).
 
     Raises:
-        PlanDataError: a `$defs` key that names no definition, or (not lazy) a schema.
+        PlanDataError: (not lazy) a tool's schema, the first in the tools' order.
     """
     found = proven_entries(tools)
     if found is None:
