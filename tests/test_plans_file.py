@@ -441,10 +441,9 @@ def test_defs_are_spliced_from_text_as_from_parsed_data(
     loaded = outcome(partial(load_plans, json.dumps(data), lazy=lazy))
     assert loaded == outcome(partial(load_plans, data, lazy=lazy))
     if loaded[0] == "request":
-        for tool in loaded[1].tools:
-            assert outcome(partial(tool.call, {})) == outcome(
-                partial(load_plans(data).tools[loaded[1].tools.index(tool)].call, {})
-            )
+        from_data = load_plans(data, lazy=lazy).tools
+        for tool, same in zip(loaded[1].tools, from_data, strict=True):
+            assert outcome(partial(tool.call, {})) == outcome(partial(same.call, {}))
 
 
 @pytest.mark.parametrize(

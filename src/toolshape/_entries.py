@@ -17,6 +17,7 @@ from operator import itemgetter
 from typing import Any, Literal, NamedTuple
 
 from toolshape._fastcheck import compile_check
+from toolshape._model import OWN
 from toolshape._plan_format import BY_TABLE, ENTRY_SCHEMA, OWN_VALUES
 from toolshape._regex import nested_quantifier
 
@@ -121,14 +122,14 @@ _EMPTY: Mapping[type, tuple[Any, ...]] = {
 }
 
 
-_STR = frozenset({str})
+_STR, _DICT = frozenset({str}), frozenset({dict})
 _MISSING: Any = object()  # a property an object of a `shaped` field leaves out
 
 
 def _shaped(column: tuple[Any, ...], properties: Mapping[str, frozenset[type]]) -> bool:
     """Every value an object of these properties only, each of one of its types."""
     if (
-        not set(map(type, column)) <= {dict}
+        not set(map(type, column)) <= _DICT
         or not set(chain.from_iterable(column)) <= properties.keys()
     ):
         return False
@@ -148,12 +149,11 @@ def _within(column: tuple[Any, ...], allowed: frozenset[str]) -> bool:
         return False
 
 
-#: A tool entry's own values, in the order `Plan` is built from them (`OWN_VALUES`), and its
-#: indices into the file's tables (`BY_TABLE`).
-_OWN = itemgetter(*OWN_VALUES)
-_INDICES = itemgetter(*BY_TABLE)
+#: A tool entry's indices into the file's tables (`BY_TABLE`); its own values are `OWN`'s.
+INDICES = itemgetter(*BY_TABLE)
 _MADE = tuple(map(_column_check, OWN_VALUES))
 _CHECKS = tuple(check for check in _MADE if check is not None)
+#: What the loader proves of an index (spelled out, not imported: the schema is held to it).
 _INDEX = {"type": "integer", "minimum": 0}
 #: Entries are proven by columns only where an entry is a plain object of independent fields,
 #: each required, no other allowed, each own field's check made, the indices as the loader
@@ -196,7 +196,7 @@ def proven_entries(entries: list[Any]) -> Entries | None:
         if not set(map(type, entries)) <= _DICT or not set(map(len, entries)) <= {_COUNT}:
             return None
         # Every field there (each getter found its own) and no other (as many as fields).
-        own, indices = list(map(_OWN, entries)), list(map(_INDICES, entries))
+        own, indices = list(map(OWN, entries)), list(map(INDICES, entries))
         columns = list(zip(*own, strict=True))
         for check, column in zip(_CHECKS, columns, strict=True):
             if not check(column):
@@ -204,6 +204,3 @@ def proven_entries(entries: list[Any]) -> Entries | None:
     except Exception:  # any doubt: `check_entry` decides
         return None
     return Entries(own, columns, indices)
-
-
-_DICT = frozenset({dict})

@@ -29,7 +29,7 @@ from itertools import chain, compress, repeat
 from operator import attrgetter, is_, is_not, itemgetter
 from typing import Any
 
-from toolshape._entries import proven_entries
+from toolshape._entries import INDICES, proven_entries
 from toolshape._errors import PlanDataError, PlanError, ToolshapeError
 from toolshape._fastcheck import compile_check
 from toolshape._json import JsonObject, Unchecked, thaw
@@ -213,8 +213,7 @@ class _Definitions:
         self._kept: list[Any] = []  # keeps each keyed object alive, so no id is reused
 
     def schema(self, schema: Any) -> Any:
-        """A copy of `schema` whose `$defs` is the index of its group of keys (in place, in
-        order)."""
+        """A copy of `schema` whose `$defs` is the index of its group in `defsGroups`."""
         if not isinstance(schema, Mapping):
             return thaw(schema)
         out: JsonObject = {}
@@ -413,7 +412,7 @@ def _resolved(
 ) -> tuple[list[tuple[ParameterRoute, ...]], list[Security], list[tuple[Any, ...]]] | None:
     """Every tool entry's routes, security alternatives and profile values, found at once by
     their indices (`parameters`, `security`, `profile`), or None where an index is no `int`
-    naming an entry of its table (`_each` words it)."""
+    naming an entry of its table (`_unnamed` words it)."""
     if not indices:
         return [], [], []
     parameters, security, profile = zip(*indices, strict=True)
@@ -460,7 +459,7 @@ def _each(
             check_entry(item)
         except PlanDataError as error:
             raise _at(f"tools.{index}", error) from None
-        named = _named(item, *tables)
+        named = _resolved([INDICES(item)], *tables)  # one entry: a column of one
         if named is None:
             raise _unnamed(item, tables, f"tools.{index}")
         name = item["name"]
@@ -470,39 +469,14 @@ def _each(
         checks.splice(item, index)
         if pending is None:
             checks.check(index)
-        plans.append(Plan._from_data(item, None, named[:2], pending, named[2]))
+        (routes,), (security,), (profile,) = named
+        plans.append(Plan._from_data(item, None, (routes, security), pending, profile))
     return plans
 
 
-def _named(
-    item: Any,
-    routes: list[ParameterRoute],
-    requirements: list[Security],
-    profiles: list[tuple[Any, ...]],
-) -> tuple[tuple[ParameterRoute, ...], Security, tuple[Any, ...]] | None:
-    """The built routes, security alternatives and profile values a tool entry names by index,
-    or None where an index is no `int` naming an entry of its table (`_unnamed` words it)."""
-    try:
-        indices = item["parameters"]
-        if type(indices) is not list:
-            return None
-        named = []
-        for index in indices:
-            if type(index) is not int or index < 0:
-                return None
-            named.append(routes[index])
-        security, profile = item["security"], item["profile"]
-        if type(security) is not int or type(profile) is not int:
-            return None
-        if security < 0 or profile < 0:
-            return None
-        return tuple(named), requirements[security], profiles[profile]
-    except (IndexError, KeyError, TypeError):  # no such entry, or an entry not checked
-        return None
-
-
 def _unnamed(item: Any, tables: tuple[list[Any], ...], where: str) -> PlanDataError:
-    """The refusal of a tool entry (`check_entry` accepted) whose index names no entry."""
+    """The refusal of a tool entry (`check_entry` accepted) whose index names no entry
+    (`_resolved` found none)."""
     routes, requirements, profiles = map(len, tables)
     indices = [
         *((f"parameters.{i}", n, "routes", routes) for i, n in enumerate(item["parameters"])),
