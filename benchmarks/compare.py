@@ -29,8 +29,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from benchmarks.plan_corpus import CORPUS, median_seconds
-from benchmarks.timing import median
+from benchmarks.plan_corpus import median_seconds
+from benchmarks.timing import CORPUS, median
 
 HERE = Path(__file__).resolve().parent
 BASE_URL = "http://upstream.test"

@@ -11,11 +11,9 @@ from __future__ import annotations
 
 import collections
 import json
-from pathlib import Path
 
 import toolshape
-
-CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
+from benchmarks.timing import CORPUS
 
 
 def main() -> None:

@@ -17,15 +17,12 @@ from email.generator import BytesGenerator
 from email.mime.application import MIMEApplication
 from email.mime.multipart import MIMEMultipart
 from email.mime.text import MIMEText
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
 import toolshape
-from benchmarks.timing import side_by_side
+from benchmarks.timing import CORPUS, side_by_side
 from toolshape._encode import BodyPlan, encode_body
-
-CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 
 CUSTOMER = {
     "email": "ada@example.com",

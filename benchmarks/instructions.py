@@ -37,8 +37,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import toolshape
-
-CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
+from benchmarks.timing import CORPUS
 
 #: The program counted: parse (and load or plan) what argv names; `none` only starts up.
 PROGRAM = """

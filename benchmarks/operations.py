@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import toolshape
+from benchmarks.timing import CORPUS
 
 OPERATIONS: list[tuple[str, str, str, str]] = [
     ("worked example", "example", "post", "/stores/{storeId}/search"),
@@ -110,5 +111,5 @@ def document(name: str) -> Any:
     if name == "example":
         path = Path(toolshape.__file__).parent / "data" / "example.openapi.json"
     else:
-        path = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / f"{name}.json"
+        path = CORPUS / f"{name}.json"
     return json.loads(path.read_text(encoding="utf-8"))

@@ -15,9 +15,9 @@ from functools import partial
 from pathlib import Path
 
 import toolshape
+from benchmarks.timing import CORPUS
 
 METHODS = {"get", "put", "post", "delete", "options", "head", "patch", "trace"}
-CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 
 
 def corpus_paths(stems: list[str] | None = None) -> list[Path]:

@@ -18,12 +18,9 @@ import statistics
 import time
 import tracemalloc
 from functools import partial
-from pathlib import Path
 
 import toolshape
-from benchmarks.timing import ratio, rounds
-
-CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
+from benchmarks.timing import CORPUS, ratio, rounds
 
 
 def planned(source: str, style: str, name: str) -> toolshape.PlanResult:

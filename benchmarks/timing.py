@@ -8,11 +8,25 @@ round's own ratio.
 
 from __future__ import annotations
 
+import os
 import statistics
 import timeit
 from collections.abc import Callable, Mapping
+from pathlib import Path
 
 REPEAT = 7
+
+
+def corpus_folder() -> Path:
+    """The documents the corpus benchmarks read: the folder `TOOLSHAPE_CORPUS` names (the
+    whole documents, `../shared/corpus` beside a checkout), else the repository's slice."""
+    named = os.environ.get("TOOLSHAPE_CORPUS")
+    if named:
+        return Path(named)
+    return Path(__file__).resolve().parents[1] / "tests" / "data" / "corpus"
+
+
+CORPUS = corpus_folder()
 
 
 def rounds(

@@ -1,10 +1,11 @@
-"""Shared fixtures: the SPEC's worked example and the paths of the shared material."""
+"""Shared fixtures: the worked example, documents in the repository, and the folders of outside
+material an environment variable may point to (tests/data/SOURCES.md)."""
 
 from __future__ import annotations
 
 import copy
 import json
-import re
+import os
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -13,12 +14,107 @@ import pytest
 
 from toolshape import ArgumentError, Plan, PlanResult, plan_document
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
-CORPUS = SHARED / "corpus"
-JSTS = SHARED / "jsts"
-ZUPLO = SHARED / "spec" / "zuplo-mcp-flat-tool-input.md"
+DATA = Path(__file__).resolve().parent / "data"
+#: The worked example of the reference behaviour, quoted exactly (tests/data/SOURCES.md).
+WORKED_EXAMPLE: dict[str, Any] = json.loads((DATA / "worked-example.json").read_text("utf-8"))
+#: A slice of real documents, in the repository so the corpus laws run on every clone.
+SLICE = DATA / "corpus"
 SOURCE = "config/routes.oas.json"
 LOCATION = "config/routes.oas.json#/paths/~1stores~1{storeId}~1search/post"
+
+
+class FolderNotFound(Exception):
+    """An environment variable names a folder that does not exist."""
+
+
+def outside(variable: str) -> Path | None:
+    """The folder the environment variable `variable` names, or None when it is unset.
+
+    Raises:
+        FolderNotFound: it is set, but names no folder (a typo must not skip tests silently).
+    """
+    value = os.environ.get(variable)
+    if not value:
+        return None
+    folder = Path(value).resolve()
+    if not folder.is_dir():
+        raise FolderNotFound(f"{variable}={value!r} names no folder (tests/data/SOURCES.md)")
+    return folder
+
+
+def _skipped(variable: str, what: str, arity: int = 1) -> Any:
+    """One test parameter (of `arity` values) skipped with a reason naming `variable`."""
+    reason = f"set {variable} to {what} to run this (tests/data/SOURCES.md; .ci/run sets it)"
+    values = (None,) * arity
+    return pytest.param(*values, id=f"no-{variable}", marks=pytest.mark.skip(reason=reason))
+
+
+CORPUS_VARIABLE = "TOOLSHAPE_CORPUS"
+JSTS_VARIABLE = "TOOLSHAPE_JSTS"
+
+
+def whole_corpus() -> list[Path]:
+    """The whole documents `TOOLSHAPE_CORPUS` names (empty when it is unset)."""
+    folder = outside(CORPUS_VARIABLE)
+    return [] if folder is None else sorted(folder.glob("*.json"))
+
+
+def whole_documents() -> list[Any]:
+    """`whole_corpus()` as test parameters (ids: the file stems), or one skipped parameter
+    whose reason names the variable."""
+    paths = whole_corpus()
+    if not paths:
+        return [_skipped(CORPUS_VARIABLE, "a folder of OpenAPI documents")]
+    return [pytest.param(path, id=path.stem) for path in paths]
+
+
+def corpus_documents() -> list[Any]:
+    """The slice in the repository (ids `slice-<stem>`), then the whole documents
+    `TOOLSHAPE_CORPUS` names, as test parameters: the laws run on every clone."""
+    sliced = [pytest.param(p, id=f"slice-{p.stem}") for p in sorted(SLICE.glob("*.json"))]
+    return sliced + [pytest.param(path, id=path.stem) for path in whole_corpus()]
+
+
+def corpus_file(name: str) -> Path:
+    """One whole document of `TOOLSHAPE_CORPUS` (`stripe.json`); the test skips, naming the
+    variable, when it is unset."""
+    folder = outside(CORPUS_VARIABLE)
+    if folder is None or not (folder / name).is_file():
+        pytest.skip(f"set {CORPUS_VARIABLE} to a folder holding {name} (tests/data/SOURCES.md)")
+    return folder / name
+
+
+def jsts_folder() -> Path | None:
+    """The JSON-Schema-Test-Suite `TOOLSHAPE_JSTS` names, or None."""
+    return outside(JSTS_VARIABLE)
+
+
+def jsts_paths(*drafts: str, recursive: bool = False) -> list[Path]:
+    """The suite's files of `drafts` (`draft2020-12`, `draft7`), or none when
+    `TOOLSHAPE_JSTS` is unset."""
+    folder = jsts_folder()
+    if folder is None:
+        return []
+    return [
+        path
+        for draft in drafts
+        for path in sorted(
+            (folder / draft).rglob("*.json") if recursive else (folder / draft).glob("*.json")
+        )
+    ]
+
+
+def jsts_groups(*drafts: str, recursive: bool = False) -> list[Any]:
+    """Every test group of the suite's files of `drafts` as a `(path, group)` test parameter
+    (ids `draft7/allOf.json/3`), or one skipped parameter naming the variable."""
+    folder = jsts_folder()
+    if folder is None:
+        return [_skipped(JSTS_VARIABLE, "the JSON-Schema-Test-Suite (tests/ and remotes/)", 2)]
+    return [
+        pytest.param(path, group, id=f"{path.relative_to(folder)}/{index}")
+        for path in jsts_paths(*drafts, recursive=recursive)
+        for index, group in enumerate(json.loads(path.read_text(encoding="utf-8")))
+    ]
 
 
 @cache
@@ -34,38 +130,28 @@ def corpus_plans(path: Path, style: str) -> PlanResult:
     return plan_document(corpus_document(path), style=style, source=path.name)
 
 
-STORE_PARAMETERS: list[dict[str, Any]] = [
-    {"name": "storeId", "in": "path", "required": True, "schema": {"type": "string"}},
-    {"name": "limit", "in": "query", "schema": {"type": "integer"}},
-    {"name": "x-tenant", "in": "header", "required": True, "schema": {"type": "string"}},
-]
-STORE_BODY: dict[str, Any] = {
-    "type": "object",
-    "required": ["query"],
-    "properties": {"query": {"type": "string"}, "sort": {"enum": ["price", "name"]}},
-    "additionalProperties": False,
-}
+#: The worked example's operation, parameters and body, as the reference writes them.
+STORE_OPERATION: dict[str, Any] = WORKED_EXAMPLE["paths"]["/stores/{storeId}/search"]["post"]
+STORE_PARAMETERS: list[dict[str, Any]] = STORE_OPERATION["parameters"]
+STORE_BODY: dict[str, Any] = STORE_OPERATION["requestBody"]["content"]["application/json"]["schema"]
 
 
 def spec_example(title: str) -> Any:
-    """The JSON block of the reference document with this title (e.g. "Flat inputSchema")."""
-    text = ZUPLO.read_text(encoding="utf-8")
-    match = re.search(r'```json title="' + re.escape(title) + r'"\n(.*?)```', text, re.S)
-    assert match, title
-    return json.loads(match.group(1))
+    """A JSON block of the worked example ("Flat inputSchema", "Nested inputSchema")."""
+    key = {
+        "Nested inputSchema": "nestedInputSchema",
+        "Flat inputSchema": "flatInputSchema",
+        "Flat call": "flatCall",
+        "Nested call": "nestedCall",
+    }[title]
+    return copy.deepcopy(WORKED_EXAMPLE[key])
 
 
-def spec_error(start: str) -> str:
-    """The message that starts with `start`, as a text block of the reference document or
-    quoted in backticks in SPEC.md."""
-    text = ZUPLO.read_text(encoding="utf-8")
-    match = re.search(r"```text\n(" + re.escape(start) + r".*?)\n```", text, re.S)
-    if match is None:
-        match = re.search(
-            r"`(" + re.escape(start) + r"[^`]*)`", (SHARED / "SPEC.md").read_text(encoding="utf-8")
-        )
-    assert match, start
-    return match.group(1)
+def spec_error(name: str) -> str:
+    """One of the worked example's exact messages: `invalidToolStyle` (S2.3), `envStyle`
+    (S2.4), `collision` (S9.1), `arrayBody` (S9.2)."""
+    message: str = WORKED_EXAMPLE["messages"][name]
+    return message
 
 
 def make_document(

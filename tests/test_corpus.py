@@ -1,4 +1,5 @@
-"""Every operation of every real document in ../shared/corpus, in both styles (slow)."""
+"""Every operation of every real document (the slice in tests/data/corpus, and the whole
+documents `TOOLSHAPE_CORPUS` names), in both styles."""
 
 from __future__ import annotations
 
@@ -10,15 +11,15 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import CORPUS, corpus_plans
+from tests.conftest import corpus_documents, corpus_plans
 from tests.schemacheck import assert_valid_under_its_dialect
 from toolshape import Options, Plan, plan_document
 from toolshape._types import CHANNEL_ARGUMENT
 from toolshape.cli import parse_document
 
-DOCUMENTS = sorted(CORPUS.glob("*.json"))
+DOCUMENTS = corpus_documents()
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.corpus]
 
 
 @cache
@@ -26,7 +27,7 @@ def load(path: Path) -> Any:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-@pytest.mark.parametrize("path", DOCUMENTS, ids=[p.stem for p in DOCUMENTS])
+@pytest.mark.parametrize("path", DOCUMENTS)
 @pytest.mark.parametrize("profile", ["2026-11-06", "legacy"])
 @pytest.mark.parametrize("style", ["flat", "nested"])
 def test_corpus_document_plans(path: Path, style: str, profile: str) -> None:
@@ -58,7 +59,7 @@ def test_corpus_document_plans(path: Path, style: str, profile: str) -> None:
         assert str(error.location).startswith(f"{path.name}#/paths/")
 
 
-@pytest.mark.parametrize("path", DOCUMENTS, ids=[p.stem for p in DOCUMENTS])
+@pytest.mark.parametrize("path", DOCUMENTS)
 def test_corpus_plans_flat_without_errors_under_legacy(path: Path) -> None:
     """S10 (legacy): every collision falls back to nested, every odd body wraps: zero errors."""
     document = load(path)
@@ -67,7 +68,7 @@ def test_corpus_plans_flat_without_errors_under_legacy(path: Path) -> None:
     assert len(result.tools) == len(plan_document(document, style="nested", source=path.name).tools)
 
 
-@pytest.mark.parametrize("path", DOCUMENTS, ids=[p.stem for p in DOCUMENTS])
+@pytest.mark.parametrize("path", DOCUMENTS)
 def test_corpus_credentials_are_never_advertised(path: Path) -> None:
     """S18.1, S18.3: every tool records its security alternatives, and no parameter a
     credential carries is advertised or routed from an argument, flat or nested."""
@@ -107,7 +108,7 @@ PORTABLE_TOOL = re.compile(r"[A-Za-z0-9_-]{1,64}")
 COVER = Options.preset(portable_names=True, on_collision="rename", on_unflattenable="nested")
 
 
-@pytest.mark.parametrize("path", DOCUMENTS, ids=[p.stem for p in DOCUMENTS])
+@pytest.mark.parametrize("path", DOCUMENTS)
 @pytest.mark.parametrize("style", ["flat", "nested"])
 def test_corpus_every_operation_is_a_tool_with_portable_names(path: Path, style: str) -> None:
     """S19, S21.1: with `portable_names`, `on_collision="rename"` and
@@ -135,7 +136,7 @@ def test_corpus_every_operation_is_a_tool_with_portable_names(path: Path, style:
         assert all(PORTABLE_KEY.fullmatch(key) for key in keys), (tool.name, keys)
 
 
-@pytest.mark.parametrize("path", DOCUMENTS, ids=[p.stem for p in DOCUMENTS])
+@pytest.mark.parametrize("path", DOCUMENTS)
 def test_corpus_documents_read_as_yaml_plan_as_their_json(path: Path) -> None:
     """S20.2: each document written out as YAML (by PyYAML, here) reads back as exactly its
     JSON data — same values, same types, same key order — so it plans identically; for the

@@ -30,7 +30,9 @@ def test_plan_and_call_example() -> None:
 def test_planning_benchmark_prints_its_table() -> None:
     """benchmarks/plan_corpus.py runs over the corpus and prints one row per document (two
     small ones here: the whole corpus takes the benchmark's time, not the suite's)."""
-    out = run("benchmarks/plan_corpus.py", "--runs", "1", "--documents", "box", "twilio-api-v2010")
+    out = run(
+        "-m", "benchmarks.plan_corpus", "--runs", "1", "--documents", "box", "twilio-api-v2010"
+    )
     assert out.count(".json") == 2
     assert "both styles, 2 documents" in out
 

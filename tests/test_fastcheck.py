@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -12,13 +11,12 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from jsonschema import validators
 
-from tests.conftest import JSTS
+from tests.conftest import jsts_groups
 from toolshape._fastcheck import compile_check
 from toolshape._json import equal
 from toolshape._validate import compile_schema
 
 DRAFT7 = "http://json-schema.org/draft-07/schema#"
-FILES = sorted((JSTS / "draft2020-12").rglob("*.json")) + sorted((JSTS / "draft7").rglob("*.json"))
 
 
 def declared(schema: Any, path: Path) -> Any:
@@ -39,13 +37,12 @@ def verdict(schema: Any, data: Any) -> bool | None:
         return None
 
 
-def suite() -> Iterator[Any]:
-    for path in FILES:
-        for index, group in enumerate(json.loads(path.read_text(encoding="utf-8"))):
-            yield pytest.param(path, group, id=f"{path.relative_to(JSTS)}/{index}")
+def suite() -> list[Any]:
+    """Every group of the suite (`TOOLSHAPE_JSTS`), optional/ included."""
+    return jsts_groups("draft2020-12", "draft7", recursive=True)
 
 
-@pytest.mark.parametrize(("path", "group"), list(suite()))
+@pytest.mark.parametrize(("path", "group"), suite())
 def test_fast_path_agrees_with_jsonschema_on_the_suite(path: Path, group: dict[str, Any]) -> None:
     """Where a suite schema compiles, the predicate equals jsonschema's verdict on every instance."""
     schema = declared(group["schema"], path)
@@ -65,7 +62,11 @@ def test_fast_path_agrees_with_jsonschema_on_the_suite(path: Path, group: dict[s
 
 def test_most_suite_schemas_compile() -> None:
     """The fast path covers the common keywords: at least 70% of the suite's groups compile."""
-    groups = [(p.values[0], p.values[1]) for p in suite()]
+    groups = [(p.values[0], p.values[1]) for p in suite() if p.values[0] is not None]
+    if not groups:
+        pytest.skip(
+            "set TOOLSHAPE_JSTS to the JSON-Schema-Test-Suite to run this (tests/data/SOURCES.md)"
+        )
     compiled = [g for path, g in groups if compile_check(declared(g["schema"], path)) is not None]
     assert len(compiled) >= 0.7 * len(groups), (len(compiled), len(groups))
 
@@ -258,7 +259,7 @@ def special_instances(group: dict[str, Any]) -> list[Any]:
     return values
 
 
-@pytest.mark.parametrize(("path", "group"), list(suite()))
+@pytest.mark.parametrize(("path", "group"), suite())
 def test_fast_path_agrees_under_negation_with_special_numbers(
     path: Path, group: dict[str, Any]
 ) -> None:

@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.calls import calls_for, outcome
-from tests.conftest import CORPUS, corpus_plans, make_document, only_path
+from tests.conftest import corpus_documents, corpus_plans, make_document, only_path
 from tests.test_laws import planned_calls
 from toolshape import ArgumentError, Options, Plan, Request, plan_operation
 from toolshape._encode import _deep_scalars, _field
@@ -524,7 +524,7 @@ def test_the_lanes_percent_encoding_is_percent(text: str, safe: str) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("path", sorted(CORPUS.glob("*.json")), ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", corpus_documents())
 def test_the_lane_routes_every_corpus_call_like_the_general_way(path: Path) -> None:
     """Every flat corpus tool: calls generated from its own advertised schema end the same
     way served by the lane or the general way (a request or an error), and the lane serves

@@ -27,7 +27,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
 from examples.gateway import build_server
-from tests.conftest import CORPUS
+from tests.conftest import SLICE
 from tests.schemacheck import assert_valid_under_its_dialect
 from toolshape import Options, Plan, plan_document
 
@@ -80,7 +80,7 @@ def upstream() -> Iterator[Upstream]:
 
 @cache
 def document(name: str) -> Any:
-    path = EXAMPLE if name == "example" else CORPUS / f"{name}.json"
+    path = EXAMPLE if name == "example" else SLICE / f"{name}.json"
     return json.loads(path.read_text(encoding="utf-8"))
 
 
@@ -232,20 +232,20 @@ def test_kubernetes_collision_planned_nested_routes_both_dry_runs(upstream: Upst
     """Case 1 (S9.1): a query/body collision planned nested keeps `dryRun` in both channels."""
     tools = plans(
         "kubernetes-core-v1",
-        "deleteCoreV1NamespacedPod",
-        styles={"deleteCoreV1NamespacedPod": "nested"},
+        "deleteCoreV1Namespace",
+        styles={"deleteCoreV1Namespace": "nested"},
     )
     (tool,) = tools
     assert tool.style == "nested"
     nested = {
-        "pathParams": {"name": "web", "namespace": "prod"},
+        "pathParams": {"name": "prod"},
         "queryParams": {"dryRun": "All"},
         "body": {"dryRun": ["All"], "gracePeriodSeconds": 0},
     }
     result, seen = call(upstream, tools, tool.name, nested)
     assert not result.is_error, text(result)
     ((method, path, _, body),) = seen
-    assert (method, path) == ("DELETE", "/api/v1/namespaces/prod/pods/web?dryRun=All")
+    assert (method, path) == ("DELETE", "/api/v1/namespaces/prod?dryRun=All")
     assert json.loads(body) == {"dryRun": ["All"], "gracePeriodSeconds": 0}
 
 

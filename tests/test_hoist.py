@@ -150,9 +150,7 @@ def test_unflattenable_error_message_is_the_reference_text() -> None:
     doc = make_document({"type": "array", "items": {"type": "string"}})
     with pytest.raises(PlanError) as caught:
         plan_operation(doc, "/stores/{storeId}/search", "post", style="flat", source=SOURCE)
-    assert str(caught.value) == spec_error(
-        "MCP tool 'searchProducts' (operation searchProducts): toolInputStyle is \"flat\", but its request body"
-    )
+    assert str(caught.value) == spec_error("arrayBody")
     assert caught.value.kind == "unflattenable"
     assert caught.value.location == LOCATION
     assert (caught.value.tool, caught.value.operation, caught.value.property) == (

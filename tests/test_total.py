@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import CORPUS, make_document
+from tests.conftest import corpus_documents, make_document
 from toolshape import (
     ArgumentError,
     Options,
@@ -255,7 +255,7 @@ def corpus_operations() -> list[tuple[dict[str, Any], str, str]]:
     """(document, path, method) for a sample of corpus operations, documents loaded once."""
     rng = random.Random(7)
     out: list[tuple[dict[str, Any], str, str]] = []
-    for path in sorted(CORPUS.glob("*.json")):
+    for path in (param.values[0] for param in corpus_documents()):
         document = json.loads(path.read_text(encoding="utf-8"))
         keys = [
             (p, m)
