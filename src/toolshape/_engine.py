@@ -2,10 +2,9 @@
 
 `compile_engine(plan)` builds one `Engine`: the plan's `Router` (S12) and its judges (S13.3), one
 per schema a call can be read against (flat, nested, the S6.3 second check, and under `legacy`
-one per channel), each built when a call first needs it. `Engine.general` picks the reading,
-validates, routes and checks the routed body; `Engine.call` is that, or for a flat tool after its
-first flat call the tool's generated entry (`_fastroute`), which serves the common case itself
-and hands every other call to `general`. Nothing else is computed per call.
+one per channel), each built when a call first needs it. `Engine.call` picks the reading,
+validates, routes and checks the routed body; everything that depends only on the plan is in
+the router, built once. Nothing else is computed per call.
 """
 
 from __future__ import annotations
@@ -15,7 +14,6 @@ from typing import TYPE_CHECKING
 
 from toolshape._credentials import NOTHING, Applied, apply_credentials
 from toolshape._errors import ArgumentError, ArgumentIssue
-from toolshape._fastroute import Entry, compile_router
 from toolshape._json import JsonObject, Unchecked, thaw
 from toolshape._reading import pick_reading
 from toolshape._result import tool_result
@@ -45,7 +43,6 @@ class Engine:
         "_judges",
         "_nested",
         "_output",
-        "call",
         "flat_properties",
         "output_wrapped",
         "router",
@@ -65,15 +62,6 @@ class Engine:
         self.output_wrapped = plan.output_wrapped
         self._judges: dict[str, Judge] = {}
         self._defaults: dict[str, dict[str, Unchecked]] = {}
-        self.call: Entry = (
-            self._first_call
-            if plan.style == "flat" and plan.validation != "per-channel"
-            else self.general
-        )
-        """S13: the request for a call's arguments, inbound headers and credentials, or
-        `ArgumentError` (`CredentialError` for credentials no alternative accepts: S18.2).
-        A flat tool's first flat call replaces it with the tool's entry (`_fastroute`): the
-        common case in one generated function, the general way for the rest."""
 
     # -- judges ------------------------------------------------------------------------------
 
@@ -132,31 +120,15 @@ class Engine:
 
     # -- calls -------------------------------------------------------------------------------
 
-    def _first_call(
+    def call(
         self,
         arguments: Unchecked,
         headers: Inbound = None,
         credentials: Mapping[str, Unchecked] | None = None,
     ) -> Request:
-        """`call` until a flat call comes (S13.1: a key that is no channel name): that call
-        builds the tool's entry, which serves it and every call after it."""
-        if arguments.__class__ is dict and not arguments.keys() <= self.router.channel_names:
-            try:
-                entry = self._compile_entry()
-            except Exception:  # pragma: no cover - the lane is a speed-up: the general way serves
-                entry = None
-            self.call = entry or self.general
-            return self.call(arguments, headers, credentials)
-        return self.general(arguments, headers, credentials)
-
-    def general(
-        self,
-        arguments: Unchecked,
-        headers: Inbound = None,
-        credentials: Mapping[str, Unchecked] | None = None,
-    ) -> Request:
-        """S13, the general way: pick the reading, validate, route, check the routed body; the
-        first reading's problems when none gives a request."""
+        """S13: pick the reading, validate, route, check the routed body; the first reading's
+        problems when none gives a request (`ArgumentError`; `CredentialError` for credentials
+        no alternative accepts: S18.2)."""
         router = self.router
         applied = (
             NOTHING
@@ -195,23 +167,6 @@ class Engine:
         if problems:
             return problems
         return self._checked(routed(self.router, arguments, reading, headers, applied))
-
-    def _compile_entry(self, general: Entry | None = None) -> Entry | None:
-        """The tool's generated entry, with the flat schema's fast check and the S6.3 check's
-        (None where one of them has no fast path, or the tool has fixed arguments); calls it
-        can't serve go to `general` (the general way unless told otherwise)."""
-        check = self.judge("flat").fast
-        body_check = self.judge("check").fast if self._check is not None else None
-        if check is None or (self._check is not None and body_check is None):
-            return None
-        properties = self._flat.get("properties")
-        return compile_router(
-            self.router,
-            check,
-            body_check,
-            properties if isinstance(properties, Mapping) else None,
-            general or self.general,
-        )
 
     def _fixed_given(self, arguments: Unchecked, reading: Reading) -> list[ArgumentIssue]:
         """S18.4: an argument naming a fixed argument is an error, under any key policy."""

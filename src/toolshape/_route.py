@@ -490,7 +490,7 @@ def _finish(
     path = router.base_path + "/".join(
         parts[0] if len(parts) == 1 else _segment(parts, values) for parts in router.segments
     )
-    return assemble(
+    return _assemble(
         router,
         path,
         out.query,
@@ -504,7 +504,7 @@ def _finish(
     )
 
 
-def assemble(
+def _assemble(
     router: Router,
     path: str,
     query: list[tuple[str, str]],
