@@ -23,7 +23,7 @@ from jsonschema import validators
 
 import toolshape
 from benchmarks.timing import CORPUS, ratio, rounds
-from toolshape._fastcheck import compile_check
+from toolshape.schema._fastcheck import compile_check
 
 EXAMPLE = Path(toolshape.__file__).parent / "data" / "example.openapi.json"
 

@@ -147,7 +147,7 @@ if __name__ == "__main__" and "--unions" not in __import__("sys").argv:
 
 def unions() -> None:
     """Every body whose root (after S1.3) is `oneOf` / `anyOf`: flat with `flatten_unions`, or why not."""
-    from toolshape._document import DocumentReader
+    from toolshape.read._document import DocumentReader
 
     options = toolshape.Options.preset(flatten_unions=True)
     print("| document | operation | union | with flatten_unions |")

@@ -22,7 +22,7 @@ from urllib.parse import urlencode
 
 import toolshape
 from benchmarks.timing import CORPUS, side_by_side
-from toolshape._encode import BodyPlan, encode_body
+from toolshape.call._encode import BodyPlan, encode_body
 
 CUSTOMER = {
     "email": "ada@example.com",

@@ -12,7 +12,7 @@ Run: python -m benchmarks.pathological [--quick]
   (goal: 1x — evaluated once per call, not twice).
 
 Every figure is a ratio to a baseline measured in the same run. The script uses only the public
-API and `toolshape._validate.Judge`, so it also runs against older versions for "before" figures.
+API and `toolshape.schema._validate.Judge`, so it also runs against older versions for "before" figures.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from typing import Any
 import jsonschema
 
 import toolshape
-from toolshape._validate import Judge
+from toolshape.schema._validate import Judge
 
 
 def seconds(run: Callable[[], object], runs: int = 3) -> float:

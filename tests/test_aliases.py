@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from toolshape import ArgumentError, Options, Plan, Request, plan_document, plan_operation
-from toolshape._aliases import collision_renames, portable, portable_aliases
-from toolshape._names import tool_name
+from toolshape.flatten._aliases import collision_renames, portable, portable_aliases
+from toolshape.planner._tool_names import tool_name
 
 KEY = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 TOOL = re.compile(r"[A-Za-z0-9_-]{1,64}")

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import pytest
 
 from toolshape import Collision, detect_collision
-from toolshape._types import Channel
+from toolshape.model._types import Channel
 
 Names = list[tuple[Channel, Sequence[str]]]
 

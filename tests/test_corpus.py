@@ -14,8 +14,8 @@ import pytest
 from tests.conftest import corpus_documents, corpus_plans
 from tests.schemacheck import assert_valid_under_its_dialect
 from toolshape import Options, Plan, plan_document
-from toolshape._types import CHANNEL_ARGUMENT
 from toolshape.cli import parse_document
+from toolshape.model._types import CHANNEL_ARGUMENT
 
 DOCUMENTS = corpus_documents()
 

@@ -14,8 +14,8 @@ import pytest
 
 from tests.conftest import make_document
 from toolshape import plan_operation
-from toolshape._fastcheck import compile_check
-from toolshape._regex import nested_quantifier
+from toolshape.schema._fastcheck import compile_check
+from toolshape.schema._regex import nested_quantifier
 
 #: Far above the expected seconds (each case takes well under one), far below a hang.
 CEILING = 60
@@ -41,7 +41,7 @@ def test_unique_items_over_twenty_thousand_items() -> None:
     """uniqueItems is O(n) for strings, integers and objects (the fast path was quadratic)."""
     out = run_bounded(
         """
-        from toolshape._validate import Judge
+        from toolshape.schema._validate import Judge
         judge = Judge({"type": "array", "uniqueItems": True})
         for items in ([*range(20000)], [str(i) for i in range(20000)],
                       [{"a": i} for i in range(20000)]):

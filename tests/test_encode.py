@@ -19,8 +19,8 @@ from python_multipart.multipart import MultipartParser, parse_options_header
 
 from tests.conftest import SLICE
 from toolshape import ArgumentError, EncodeError, Plan, plan_document, plan_operation
-from toolshape._encode import decode_base64
-from toolshape._query import Refused, percent
+from toolshape.call._encode import decode_base64
+from toolshape.call._query import Refused, percent
 
 BINARY = bytes(range(256)) + b"\r\n--not-a-boundary\r\n\xff\xfe"
 

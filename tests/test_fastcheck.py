@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 from jsonschema import validators
 
 from tests.conftest import jsts_groups
-from toolshape._fastcheck import compile_check
-from toolshape._json import equal
-from toolshape._validate import compile_schema
+from toolshape.model._json import equal
+from toolshape.schema._fastcheck import compile_check
+from toolshape.schema._validate import compile_schema
 
 DRAFT7 = "http://json-schema.org/draft-07/schema#"
 

@@ -11,13 +11,9 @@ from typing import Any
 
 import pytest
 
-from toolshape._document import RawOperation
-from toolshape._frozen import fast_init
-from toolshape._model import ParameterRoute, Plan
-from toolshape._plan import Place, _FlatBody, _Withheld
-from toolshape._pointers import Followed
-from toolshape._policy import KeyPolicy
-from toolshape._types import (
+from toolshape.flatten._policy import KeyPolicy
+from toolshape.model._frozen import fast_init
+from toolshape.model._types import (
     Body,
     Diagnostic,
     Hoisted,
@@ -28,6 +24,10 @@ from toolshape._types import (
     SecurityScheme,
     Wrapped,
 )
+from toolshape.planner._planner import Place, _FlatBody, _Withheld
+from toolshape.plans._plan import ParameterRoute, Plan
+from toolshape.read._document import RawOperation
+from toolshape.schema._pointers import Followed
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,7 +31,7 @@ from toolshape import (
     plan_document,
     plan_operation,
 )
-from toolshape._validate import Judge
+from toolshape.schema._validate import Judge
 
 REMOTE = ["http://127.0.0.1:9/schema.json", "file:///etc/passwd", "https://example.invalid/x#/a"]
 

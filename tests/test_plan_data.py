@@ -125,7 +125,7 @@ def test_a_loaded_plan_is_the_same_however_it_is_built(monkeypatch: pytest.Monke
     from dataclasses import fields
     from types import SimpleNamespace
 
-    from toolshape import _model
+    from toolshape.plans import _plan as _model
 
     plan = store_plan()
     data = json.loads(json.dumps(plan.to_dict()))

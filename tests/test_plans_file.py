@@ -36,8 +36,8 @@ from toolshape import (
     load_plans,
     plan_document,
 )
-from toolshape._plan_format import PLAN_SCHEMA, PROFILE_FIELDS, check_envelope
 from toolshape.cli import main
+from toolshape.plans._format import PLAN_SCHEMA, PROFILE_FIELDS, check_envelope
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "src" / "toolshape" / "data"
 EXAMPLE_DOC = json.loads((EXAMPLE / "example.openapi.json").read_text(encoding="utf-8"))
@@ -610,8 +610,8 @@ def test_the_fast_paths_prove_a_written_file_without_asking_jsonschema(style: st
     """S15.1: the compiled checks of a tool entry, a route and a security requirement accept
     every one of a file as written (a check that raised or refused would leave loading
     correct but slow: jsonschema would decide every one)."""
-    from toolshape._entries import _BY_COLUMNS, proven_entries
-    from toolshape._plan_format import (
+    from toolshape.plans._entries import _BY_COLUMNS, proven_entries
+    from toolshape.plans._format import (
         _ENTRY_FAST,
         _ENVELOPE_FAST,
         _REQUIREMENT_FAST,
@@ -776,8 +776,8 @@ def test_each_field_of_the_entries_is_proven_as_its_schema_decides() -> None:
     types, its pattern or enum over every value, or its compiled check of each: a column of
     values is proven exactly when the field's schema accepts each of them (never a value it
     refuses, and no value it accepts left to `check_entry`)."""
-    from toolshape._entries import _column_check, _proof
-    from toolshape._plan_format import ENTRY_SCHEMA, OWN_VALUES
+    from toolshape.plans._entries import _column_check, _proof
+    from toolshape.plans._format import ENTRY_SCHEMA, OWN_VALUES
 
     written = [*json.loads(file_text(example("flat")))["tools"], *repeating()["tools"]]
     rng = random.Random(0)

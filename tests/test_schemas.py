@@ -318,7 +318,7 @@ def test_a_schema_without_the_keywords_a_conversion_reads_is_left_alone(
     """S1.4: the bundler skips `convert_30` / `repair_31` for a schema with none of the
     keywords they read (`CONVERTED_30`, `REPAIRED_31`): for such a schema each step returns it
     unchanged, so skipping is the same as running it."""
-    from toolshape._convert import CONVERTED_30, REPAIRED_31, convert_30, repair_31
+    from toolshape.schema._convert import CONVERTED_30, REPAIRED_31, convert_30, repair_31
 
     if CONVERTED_30.isdisjoint(schema) and schema.get("type") != "file":
         assert convert_30(dict(schema)) == schema

@@ -10,8 +10,8 @@ from urllib.parse import parse_qsl
 import pytest
 
 from toolshape import Options, Plan, Request, plan_document
-from toolshape._swagger import base_path_of, convert_swagger
 from toolshape._yaml import load_yaml
+from toolshape.read._swagger import base_path_of, convert_swagger
 
 SHOP = Path(__file__).parent / "data" / "shop.swagger.yaml"
 

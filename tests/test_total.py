@@ -29,8 +29,8 @@ from toolshape import (
     plan_document,
     plan_operation,
 )
-from toolshape._types import Wrapped
-from toolshape._union import merge_union
+from toolshape.flatten._union import merge_union
+from toolshape.model._types import Wrapped
 
 
 def flat(prop: Any, parameters: list[dict[str, Any]] | None = None) -> Plan:

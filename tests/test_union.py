@@ -12,7 +12,7 @@ from jsonschema import Draft202012Validator
 
 from tests.conftest import accepts, make_document, only_path
 from toolshape import ArgumentError, Options, Plan, PlanError, Wrapped, hoist_body, plan_operation
-from toolshape._union import MergedUnion, merge_union
+from toolshape.flatten._union import MergedUnion, merge_union
 
 UNIONS = Options.preset(flatten_unions=True)
 UNION_EXAMPLES = int(os.environ.get("TOOLSHAPE_UNION_EXAMPLES", "400"))

@@ -3,11 +3,15 @@
 Plan once (`plan_document`, `plan_operation`), then serve calls from the plans.
 """
 
-from toolshape._allof import merge_allof
-from toolshape._api import PlanSettings, plan_document, plan_operation
-from toolshape._collide import Collision, detect_collision
-from toolshape._engine import compile_engine
-from toolshape._errors import (
+from toolshape.call._engine import compile_engine
+from toolshape.call._mcp import error_result
+from toolshape.call._reading import pick_reading
+from toolshape.call._route import Router, route_args
+from toolshape.flatten._allof import merge_allof
+from toolshape.flatten._collide import Collision, detect_collision
+from toolshape.flatten._hoist import hoist_body
+from toolshape.flatten._policy import KeyPolicy, apply_key_policy
+from toolshape.model._errors import (
     ArgumentError,
     ArgumentIssue,
     CredentialError,
@@ -18,17 +22,8 @@ from toolshape._errors import (
     PlanErrorKind,
     ToolshapeError,
 )
-from toolshape._hoist import hoist_body
-from toolshape._mcp import error_result
-from toolshape._model import FixedArgument, ParameterRoute, Plan, PlanResult
-from toolshape._options import PROFILES, Options, Profile
-from toolshape._plan_format import PLAN_FORMAT, PLAN_SCHEMA
-from toolshape._plans_file import PLANS_FORMAT, PLANS_SCHEMA, dump_plans, load_plans
-from toolshape._policy import KeyPolicy, apply_key_policy
-from toolshape._reading import pick_reading
-from toolshape._route import Router, route_args
-from toolshape._select import Select
-from toolshape._types import (
+from toolshape.model._options import PROFILES, Options, Profile
+from toolshape.model._types import (
     NO_BODY,
     BodyEncoding,
     BodyShape,
@@ -44,7 +39,12 @@ from toolshape._types import (
     Style,
     Wrapped,
 )
-from toolshape._version import __version__
+from toolshape.model._version import __version__
+from toolshape.planner._api import PlanSettings, plan_document, plan_operation
+from toolshape.plans._file import PLANS_FORMAT, PLANS_SCHEMA, dump_plans, load_plans
+from toolshape.plans._format import PLAN_FORMAT, PLAN_SCHEMA
+from toolshape.plans._plan import FixedArgument, ParameterRoute, Plan, PlanResult
+from toolshape.read._select import Select
 
 # The composition root: plans (the model) compile their call engine through this, so the model
 # never imports the call side (docs/design.md).

@@ -20,7 +20,7 @@ import math
 import re
 from typing import Any, ClassVar
 
-from toolshape._limits import EXPANSION, EXPANSION_FLOOR
+from toolshape.model._limits import EXPANSION, EXPANSION_FLOOR
 
 _INT = re.compile(r"[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+")
 _FLOAT = re.compile(

@@ -15,8 +15,9 @@ from importlib import resources
 from typing import TextIO
 from urllib.parse import unquote
 
-from toolshape._api import plan_document
-from toolshape._errors import (
+from toolshape._yaml import MissingYaml, YamlError, load_yaml
+from toolshape.call._mcp import error_result
+from toolshape.model._errors import (
     ArgumentError,
     CredentialError,
     DocumentError,
@@ -24,13 +25,12 @@ from toolshape._errors import (
     PlanDataError,
     PlanError,
 )
-from toolshape._mcp import error_result
-from toolshape._model import Plan, PlanResult
-from toolshape._options import PROFILES, Options
-from toolshape._plans_file import PLANS_FORMAT, dump_plans, load_plans
-from toolshape._select import Select
-from toolshape._types import Json, Request, Unchecked
-from toolshape._yaml import MissingYaml, YamlError, load_yaml
+from toolshape.model._options import PROFILES, Options
+from toolshape.model._types import Json, Request, Unchecked
+from toolshape.planner._api import plan_document
+from toolshape.plans._file import PLANS_FORMAT, dump_plans, load_plans
+from toolshape.plans._plan import Plan, PlanResult
+from toolshape.read._select import Select
 
 EXAMPLE = "example.openapi.json"
 """The bundled example document `toolshape plan` reads when no SPEC is given."""

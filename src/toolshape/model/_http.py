@@ -1,0 +1,123 @@
+"""HTTP facts the planner and the call engine share: names, framing headers, styles (S1.5,
+S12.1, S12.2), as tables."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from toolshape.model._types import BodyEncoding, Channel, ParamStyle
+
+#: S1.5: header parameters OpenAPI says to ignore; the content type and credentials own them.
+IGNORED_HEADERS = frozenset({"accept", "content-type", "authorization"})
+
+#: Headers that frame or route the request: the HTTP client owns them, so no argument may set
+#: them (S12.2). A parameter naming one is a planning error.
+CLIENT_HEADERS = frozenset(
+    {
+        "host",
+        "content-length",
+        "transfer-encoding",
+        "connection",
+        "keep-alive",
+        "proxy-connection",
+        "te",
+        "trailer",
+        "upgrade",
+    }
+)
+
+#: RFC 9110 `token`: what a header (or cookie) name may be.
+HTTP_TOKEN = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+\Z")  # `\Z`: `$` passes a final newline
+
+#: A media type or range (`application/json`, `*/*`, `text/plain; charset=utf-8`); its
+#: parameters hold no control character, so it is a header value HTTP can send.
+MEDIA_TYPE = re.compile(
+    r"[A-Za-z0-9!#$&^_.+*-]+/[A-Za-z0-9!#$&^_.+*-]+[ \t]*(;[^\x00-\x08\x0a-\x1f\x7f]*)?\Z"
+)
+
+#: S16.3: a JSON media type (`application/json`, `*/*+json`, with or without parameters).
+JSON_MEDIA = re.compile(r"^(application/json|[^/\s;]+/[^/\s;]+\+json)\s*(;.*)?$", re.I | re.S)
+
+#: The methods a path item may hold, in the order OpenAPI lists them.
+METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+
+#: S12.1: the styles each channel may use (OpenAPI 3.1.1 "Style Values").
+STYLES: Mapping[Channel, frozenset[ParamStyle]] = {
+    "path": frozenset({"simple", "label", "matrix"}),
+    "query": frozenset({"form", "spaceDelimited", "pipeDelimited", "deepObject"}),
+    "header": frozenset({"simple"}),
+    "cookie": frozenset({"form"}),
+}
+
+#: S12.1: the style of a parameter that names none.
+DEFAULT_STYLE: Mapping[Channel, ParamStyle] = {
+    "path": "simple",
+    "query": "form",
+    "header": "simple",
+    "cookie": "form",
+}
+
+#: S17.5: media types whose bodies are bytes, whatever their schema says.
+_BINARY_PREFIXES = ("image/", "audio/", "video/", "font/")
+_BINARY_TYPES = frozenset(
+    {
+        "application/octet-stream",
+        "application/pdf",
+        "application/zip",
+        "application/gzip",
+        "application/x-tar",
+    }
+)
+
+
+def media_base(content_type: str) -> str:
+    """`type/subtype` of a content type, lower case, without parameters."""
+    return content_type.partition(";")[0].strip().lower()
+
+
+#: S12.2: what a header value may hold: visible ASCII and Latin-1, spaces and tabs inside.
+_HEADER_VALUE = re.compile(r"[\t\x20-\x7e\x80-\xff]*")
+
+
+def header_problem(text: str) -> str | None:
+    """S12.2: why `text` can't be a header value (an HTTP client would refuse it), or None."""
+    if not _HEADER_VALUE.fullmatch(text):
+        return (
+            "a header value can't contain CR, LF, NUL or other control characters, or text "
+            "outside Latin-1"
+        )
+    if text != text.strip(" \t"):
+        return "a header value can't start or end with a space or tab"
+    return None
+
+
+def part_media(content_type: str) -> str | None:
+    """S17.3, S17.4: the media type an `encoding` entry's `contentType` sends: the first of a
+    comma-separated list (`image/png, image/jpeg`); None for a range (`image/*`), which is no
+    content type (the part's default applies)."""
+    first = content_type.split(",", 1)[0].strip()
+    return None if "*" in media_base(first) else first
+
+
+def is_binary_media(content_type: str) -> bool:
+    """S17.5: a media type whose body is raw bytes (`application/octet-stream`, `image/*`, ...)."""
+    base = media_base(content_type)
+    return base in _BINARY_TYPES or base.startswith(_BINARY_PREFIXES)
+
+
+def body_encoding(content_type: str, binary_schema: bool) -> BodyEncoding:
+    """S17: how a body of `content_type` becomes bytes. `binary_schema` says its schema is a
+    binary (base64) string. A range (`*/*`) is JSON unless its schema is binary."""
+    base = media_base(content_type)
+    if base == "application/x-www-form-urlencoded":
+        return "form"
+    if base == "multipart/form-data":
+        return "multipart"
+    if binary_schema or is_binary_media(base):
+        return "binary"
+    if JSON_MEDIA.match(base) or base in ("*/*", "application/*"):
+        return "json"
+    if base.startswith("text/"):
+        return "text"
+    return "unsupported"

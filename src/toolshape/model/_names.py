@@ -1,0 +1,10 @@
+"""S19.2: the name rules of the strictest model APIs."""
+
+from __future__ import annotations
+
+import re
+
+#: S19.2: the property-key rule of the strictest model APIs, and their tool-name rule.
+PORTABLE_KEY = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+PORTABLE_TOOL = re.compile(r"[A-Za-z0-9_-]{1,64}")
+LIMIT = 64

@@ -1,0 +1,332 @@
+"""Plain-data types shared by every step of the pipeline."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypeAlias
+
+from toolshape.model._errors import EncodeError
+from toolshape.model._frozen import fast_init
+from toolshape.model._json import Json, JsonObject, Unchecked, thaw
+
+__all__ = [
+    "Json",
+    "JsonObject",
+    "Unchecked",
+    "thaw",
+]  # re-exported: every step imports the JSON type from here
+
+Schema: TypeAlias = Any
+"""A JSON Schema: a mapping, or (JSON Schema 2020-12 / OpenAPI 3.1) `True` / `False`."""
+
+Channel: TypeAlias = Literal["path", "query", "header", "cookie", "body"]
+"""Where an input travels: `path`, `query`, `header`, `cookie` (parameters) or `body`."""
+
+ParamStyle: TypeAlias = Literal[
+    "simple", "label", "matrix", "form", "spaceDelimited", "pipeDelimited", "deepObject"
+]
+"""How a parameter's value is serialized (OpenAPI "Style Values", S12.1)."""
+
+Style: TypeAlias = Literal["nested", "flat"]
+"""A tool's input style (S2): `nested` (one object per channel) or `flat`."""
+
+BodyEncoding: TypeAlias = Literal["json", "form", "multipart", "text", "binary", "unsupported"]
+"""How a body's value becomes bytes (S17): JSON, `application/x-www-form-urlencoded`,
+`multipart/form-data`, `text/*`, raw bytes (a whole binary body), or a media type toolshape
+can't encode (`Request.encode()` raises `EncodeError`)."""
+
+BodyShape: TypeAlias = Literal["hoisted", "wrapped", "none"]
+"""How a tool's body travels: `hoisted` (its properties are top-level arguments), `wrapped`
+(one `body` argument holds it), or `none` (the tool has no body argument)."""
+
+Level: TypeAlias = Literal["error", "warning", "info", "debug"]
+"""The level of a diagnostic."""
+
+SecurityKind: TypeAlias = Literal["apiKey", "http", "oauth2", "openIdConnect", "mutualTLS"]
+"""The `type` of an OpenAPI security scheme (S18.1)."""
+
+
+PARAMETER_CHANNELS: tuple[Channel, ...] = ("path", "query", "header", "cookie")
+
+#: S3.1: the nested argument name of each channel.
+CHANNEL_ARGUMENT: Mapping[Channel, str] = {
+    "path": "pathParams",
+    "query": "queryParams",
+    "body": "body",
+    "header": "headers",
+    "cookie": "cookies",
+}
+
+#: S3.1 / S4.1: the order channels appear in, nested and flat.
+NESTED_ORDER: tuple[Channel, ...] = ("path", "query", "body", "header", "cookie")
+
+
+@fast_init
+@dataclass(frozen=True, slots=True)
+class Parameter:
+    """One operation parameter after S1.1 merging, `$ref` resolution and conversion."""
+
+    name: str
+    channel: Channel
+    schema: Schema
+    required: bool
+    description: str | None = None
+    style: ParamStyle | None = None
+    explode: bool | None = None
+    allow_reserved: bool = False
+    content_type: str | None = None
+    """Set when the parameter is described by `content` instead of `schema` (serialized as JSON)."""
+    dialect: str = "https://json-schema.org/draft/2020-12/schema"
+    """The dialect of its schema (S1.7): its own `$schema`, else the document's."""
+
+
+@fast_init
+@dataclass(frozen=True, slots=True)
+class Body:
+    """One request content type of an operation (S8.2)."""
+
+    content_type: str
+    schema: Schema | None
+    """The converted body schema, refs pointing into `$defs`; `None` when the media type has none."""
+    required: bool
+    dialect: str
+    """The body's dialect (S1.7), one of `toolshape.schema._dialects.DIALECTS`."""
+    encoding: Mapping[str, Mapping[str, Unchecked]] = field(default_factory=dict)
+    """S17.3, S17.4: the media type's `encoding` map, per property (`contentType`, `style`,
+    `explode`, `allowReserved`), as checked when read."""
+
+
+@fast_init
+@dataclass(frozen=True, slots=True)
+class SecurityScheme:
+    """One security scheme of an operation, and where its credential goes (S18.1)."""
+
+    name: str
+    """The scheme's name in `components.securitySchemes` (what `credentials` keys use)."""
+    kind: SecurityKind
+    location: Literal["header", "query", "cookie"] | None
+    """Where the credential travels; None for `mutualTLS` (nothing a request carries)."""
+    parameter: str | None
+    """The header (lower case), query or cookie name: an `apiKey`'s `name`, `authorization`
+    for the others; None for `mutualTLS`."""
+    scheme: str | None = None
+    """The `Authorization` scheme, lower case: `http`'s own (`bearer`, `basic`, `digest`),
+    `bearer` for `oauth2` and `openIdConnect`; None for `apiKey` and `mutualTLS`."""
+
+    def to_dict(self) -> dict[str, Json]:
+        """The scheme as plain data (S15)."""
+        return {
+            "name": self.name,
+            "type": self.kind,
+            "in": self.location,
+            "parameter": self.parameter,
+            "scheme": self.scheme,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Unchecked]) -> SecurityScheme:
+        """Load a scheme written by `to_dict`."""
+        return cls(data["name"], data["type"], data["in"], data["parameter"], data["scheme"])
+
+
+Security: TypeAlias = tuple[tuple[SecurityScheme, ...], ...]
+"""S18.1: an operation's security alternatives, in order; each is the schemes that must all be
+satisfied. `((),)` (one empty alternative) is "no credential needed"."""
+
+NO_SECURITY: Security = ((),)
+
+
+@fast_init
+@dataclass(frozen=True, slots=True)
+class Output:
+    """S16.3: an operation's output schema, as read (its response view, S16.6), not yet made
+    an MCP output schema."""
+
+    schema: Schema
+    defs: Mapping[str, Schema]
+    dialect: str
+    status: str
+    """The response it came from (`200`, `2XX`)."""
+    content_type: str
+
+
+@fast_init
+@dataclass(frozen=True, slots=True)
+class Operation:
+    """One method of one path, read out of a document (S1)."""
+
+    path: str
+    method: str
+    operation_id: str | None
+    parameters: tuple[Parameter, ...]
+    bodies: tuple[Body, ...]
+    defs: Mapping[str, Schema]
+    """Every component the parameters and bodies reference, bundled by name (S4.4)."""
+    pointer: str
+    """The JSON pointer of the operation inside its document (`/paths/~1things/post`)."""
+    extensions: Mapping[str, Json]
+    """The operation's `x-` keys, for S2.2."""
+    summary: str | None = None
+    """S16.1: the operation's `summary`."""
+    description: str | None = None
+    """S16.1: the operation's `description`."""
+    deprecated: bool = False
+    output: Output | None = None
+    """S16.3: the output schema from the first JSON success response, when there is one."""
+    output_problem: str | None = None
+    """S16.3: why the response schema could not be read (the tool then has no output schema)."""
+    read_only: tuple[str, ...] = ()
+    """S16.6: the `readOnly` properties the request view left out, by name."""
+    foreign_patterns: tuple[str, ...] = ()
+    """Patterns in its schemas that Python's `re` can't compile (ECMA-262 only, like `\\p{L}`)."""
+    slow_patterns: tuple[str, ...] = ()
+    """Patterns in its schemas with nested quantifiers, which can backtrack catastrophically."""
+    security: Security = NO_SECURITY
+    """S18.1: its security alternatives (its own `security`, else the document's)."""
+
+
+@fast_init
+@dataclass(frozen=True, slots=True)
+class Wrapped:
+    """A body that can't flatten, and why (S5): `reason` is the S9.2 reason text."""
+
+    reason: str
+    rule: str
+    """The SPEC rule that refused it, such as `S5.1`."""
+    keyword: str | None = None
+    """The keyword at fault, when one is."""
+
+
+@fast_init
+@dataclass(frozen=True, slots=True)
+class Hoisted:
+    """A body whose properties become top-level arguments (S4, S5, S6)."""
+
+    properties: Mapping[str, Schema]
+    """The body's properties in declaration order (merged across `allOf` branches, S6.1)."""
+    required: tuple[str, ...]
+    additional_properties: Schema | None
+    """The body's `additionalProperties` as written; `None` when absent (S7)."""
+    dependent_required: Mapping[str, tuple[str, ...]] | None = None
+    """S6.2: copied to the flat root unchanged."""
+    composed: bool = False
+    """S6.3: the body was merged or carries `dependentRequired`, so the original schema judges
+    the routed body a second time."""
+    widened: tuple[str, ...] | None = None
+    """S11: for a flattened union, the properties the merge widened (None for other bodies)."""
+
+
+@fast_init
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """A message about planning that is not an error of the plan (S9.1, S5, S2.3)."""
+
+    level: Level
+    message: str
+    tool: str | None = None
+    operation: str | None = None
+    location: str | None = None
+
+    def to_dict(self) -> dict[str, Json]:
+        """The diagnostic as plain JSON data."""
+        return {
+            "level": self.level,
+            "message": self.message,
+            "tool": self.tool,
+            "operation": self.operation,
+            "location": self.location,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Unchecked]) -> Diagnostic:
+        """Load a diagnostic written by `to_dict`."""
+        return cls(
+            level=data["level"],
+            message=data["message"],
+            tool=data.get("tool"),
+            operation=data.get("operation"),
+            location=data.get("location"),
+        )
+
+
+class _NoBody:
+    """The type of `NO_BODY`."""
+
+    _instance: _NoBody | None = None
+
+    def __new__(cls) -> _NoBody:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "NO_BODY"
+
+    def __reduce__(self) -> str:
+        return "NO_BODY"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+NO_BODY = _NoBody()
+"""`Request.body` of a request that carries no body (S12.3); distinct from a JSON `null` body."""
+
+Reading: TypeAlias = Literal["flat", "nested"]
+"""How a call's arguments are read (S13.1)."""
+
+Inbound: TypeAlias = Mapping[str, str] | Iterable[tuple[str, str]] | None
+"""The inbound headers a caller passes to `Plan.call`: a mapping or `(name, value)` pairs."""
+
+
+@fast_init
+@dataclass(frozen=True, slots=True)
+class Request:
+    """The HTTP request a call routes to (S12.4): plain data any HTTP client can send."""
+
+    method: str
+    path: str
+    """The expanded, percent-encoded path, without the query."""
+    query: tuple[tuple[str, str], ...]
+    """Query pairs in order, not encoded."""
+    headers: tuple[tuple[str, str], ...]
+    """Header pairs, names lower case: the inbound headers not replaced, then the arguments'."""
+    body: Unchecked
+    """The JSON body value (the call's own values, validated), or `NO_BODY`."""
+    content_type: str | None
+    url: str
+    """`path` plus the encoded query."""
+    content: bytes | None = field(default=None, repr=False)
+    """S17: the body as the bytes its content type needs (None: no body, or a media type
+    toolshape can't encode); `encode()` hands it out with the completed content type."""
+    sent_type: str | None = field(default=None, repr=False)
+    """S17.1: the `content-type` that goes with `content` (a multipart boundary added)."""
+
+    def encode(self) -> tuple[tuple[tuple[str, str], ...], bytes | None]:
+        """S17.1: `(headers, content)`: the bytes to send (None without a body) and the
+        request's headers with `content-type` completed. Pure: the same request gives the same
+        bytes.
+
+        Raises:
+            EncodeError: the body's media type is one toolshape can't encode (S17.7).
+        """
+        if self.body is NO_BODY:
+            return self.headers, None
+        if self.content is None or self.sent_type is None:
+            raise EncodeError(self.content_type or "")
+        sent = self.sent_type
+        headers = tuple((n, sent) if n == "content-type" else (n, v) for n, v in self.headers)
+        return headers, self.content
+
+    def to_dict(self) -> JsonObject:
+        """The request as plain data (`body` is left out when there is none)."""
+        out: JsonObject = {
+            "method": self.method,
+            "url": self.url,
+            "headers": [list(h) for h in self.headers],
+        }
+        if self.body is not NO_BODY:
+            out["body"] = self.body
+        out["contentType"] = self.content_type
+        return out

@@ -1,0 +1,260 @@
+"""The entry points: `plan_document` and `plan_operation` (S2, S8, S9.4).
+
+Both take the same keywords (`PlanSettings`), grouped once into server settings (what applies
+to every tool) and tool settings (the caller's per-operation mappings): a new feature adds one
+field there, not one keyword to two signatures.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TypedDict
+
+from typing_extensions import Unpack
+
+from toolshape.model._errors import DocumentError, PlanError
+from toolshape.model._json import Unchecked
+from toolshape.model._options import Options, Profile
+from toolshape.model._types import Diagnostic
+from toolshape.planner._planner import (
+    ServerSettings,
+    ToolSettings,
+    operation_key,
+    plan_operation_tools,
+    server_style,
+)
+from toolshape.plans._plan import Plan, PlanResult
+from toolshape.read._document import DocumentReader, RawOperation
+from toolshape.read._select import Select
+from toolshape.schema._pointers import pointer
+
+
+class PlanSettings(TypedDict, total=False):
+    """The keywords `plan_document` and `plan_operation` take (every one optional)."""
+
+    style: str
+    """The server-wide `toolInputStyle` (S2): `"flat"` or `"nested"` (default)."""
+    source: str
+    """The document's name in every location (S9.3); default `"openapi.json"`."""
+    profile: Profile
+    """The `Options` preset (S10) when `options` is not given; default `"2026-11-06"`."""
+    options: Options | None
+    """Every behaviour switch (S10); wins over `profile`."""
+    styles: Mapping[str, str] | None
+    """A tool's own style by operationId (or derived name) (S2.2)."""
+    names: Mapping[str, str] | None
+    """A tool's name by operationId (or derived name) (S8.1)."""
+    route: str
+    """The MCP route the S2.4 message names; default `"/mcp"`."""
+    env: Mapping[str, str] | None
+    """What resolves `$env(...)` when `options.env_in_style == "resolve"` (S2.4); the library
+    never reads the process environment."""
+    annotations: Mapping[str, Mapping[str, object]] | None
+    """MCP `ToolAnnotations` hints that override the method's (S16.2), by operationId (or
+    derived name)."""
+    fixed: Mapping[str, object] | None
+    """Arguments the gateway supplies for every operation that declares them, by wire name
+    (S18.4): left out of the advertised schemas, validated now, routed on every call."""
+    fixed_per_operation: Mapping[str, Mapping[str, object]] | None
+    """`fixed` for one operation, by operationId (or derived name); wins over `fixed`."""
+    select: Select | None
+    """Which operations to plan (S20.1); all when None."""
+
+
+_KEYWORDS = frozenset(PlanSettings.__annotations__)
+
+
+def settings(
+    caller: str, keywords: Mapping[str, object]
+) -> tuple[ServerSettings, ToolSettings, list[Diagnostic]]:
+    """`keywords` as server and tool settings, with the S2.3 diagnostic of the server style.
+
+    Raises:
+        TypeError: a keyword that is not a setting (as for any Python call).
+        PlanError: the server-wide style uses `$env(...)` under `2026-11-06` (S2.4).
+    """
+    unknown = sorted(set(keywords) - _KEYWORDS)
+    if unknown:
+        raise TypeError(f"{caller}() got an unexpected keyword argument {unknown[0]!r}")
+    given: PlanSettings = keywords  # type: ignore[assignment]
+    options = given.get("options") or Options.preset(given.get("profile", "2026-11-06"))
+    env = dict(given.get("env") or {})
+    route = given.get("route", "/mcp")
+    resolved = server_style(given.get("style", "nested"), options, env, route)
+    if isinstance(resolved, PlanError):
+        raise resolved
+    style, notes = resolved
+    server = ServerSettings(
+        options=options,
+        style=style,
+        source=given.get("source", "openapi.json"),
+        route=route,
+        env=env,
+        fixed=dict(given.get("fixed") or {}),
+    )
+    tools = ToolSettings(
+        styles=dict(given.get("styles") or {}),
+        names=dict(given.get("names") or {}),
+        annotations=dict(given.get("annotations") or {}),
+        fixed={key: dict(value) for key, value in (given.get("fixed_per_operation") or {}).items()},
+    )
+    return server, tools, notes
+
+
+def plan_document(
+    document: Mapping[str, Unchecked], **keywords: Unpack[PlanSettings]
+) -> PlanResult:
+    """Plan every operation of `document` as MCP tools, collecting every error (S9.4).
+
+    Keywords (`PlanSettings`): `style` is the server-wide `toolInputStyle` (S2); `styles` and
+    `names` give per-tool styles and names by operationId (or the derived name of an operation
+    without one); `source` names the document in locations (S9.3); `profile` picks the preset
+    of `options` unless `options` is given (S10); `route` is the MCP route named by the S2.4
+    message; `env` resolves `$env(...)` when `options.env_in_style == "resolve"`.
+
+    Raises:
+        DocumentError: `document` is not an OpenAPI 3.x document at all.
+        PlanError: the server-wide `toolInputStyle` uses `$env(...)` under `2026-11-06` (S2.4).
+    """
+    server, tools, diagnostics = settings("plan_document", keywords)
+    reader = DocumentReader(document, server.source, outputs=server.options.output_schemas)
+    if "paths" not in document:
+        diagnostics.append(
+            Diagnostic(
+                "warning",
+                f"the document has no `paths`, so it has no tools ({server.source}#/paths)",
+                location=f"{server.source}#/paths",
+            )
+        )
+    planned: list[Plan] = []
+    errors: list[PlanError] = []
+    taken: dict[str, Plan] = {}
+    names: set[str] = set()  # S19.2: portable names given so far, for their suffixes
+    seen: set[str] = set()
+    select = keywords.get("select")
+    left_out = 0
+    for raw in reader.operations():
+        key = operation_key(raw)[0]
+        seen.add(key)
+        if isinstance(select, Select) and not _selected(select, raw, key):
+            left_out += 1
+            continue
+        plans, failures = plan_operation_tools(reader, raw, server, tools, names)
+        errors.extend(failures)
+        for plan in plans:
+            first = taken.get(plan.name)
+            if first is not None:  # S8.1: only a clash after sanitizing is an error
+                errors.append(_name_clash(plan, first))
+                continue
+            taken[plan.name] = plan
+            planned.append(plan)
+            diagnostics.extend(plan.diagnostics)
+    if left_out:
+        diagnostics.append(
+            Diagnostic("debug", f"`select` left out {left_out} operations of {server.source}")
+        )
+    diagnostics.extend(_unknown_keys(tools, seen, server.source))
+    diagnostics.extend(_unused_fixed(server.fixed, planned, errors, server.source))
+    return PlanResult(
+        tuple(planned),
+        tuple(errors),
+        tuple(diagnostics),
+        reader.security_scheme_names(),
+        source=server.source,
+        style=server.style,
+        options=server.options,
+    )
+
+
+def _selected(select: Select, raw: RawOperation, key: str) -> bool:
+    """S20.1: whether `select` keeps the operation."""
+    node = raw.node if isinstance(raw.node, Mapping) else {}
+    tags = node.get("tags")
+    return select.keeps(
+        key=key,
+        method=raw.method,
+        path=raw.path,
+        tags=[t for t in tags if isinstance(t, str)] if isinstance(tags, list) else [],
+        deprecated=node.get("deprecated") is True,
+    )
+
+
+def _unused_fixed(
+    fixed: Mapping[str, object], plans: list[Plan], errors: list[PlanError], source: str
+) -> list[Diagnostic]:
+    """S18.4: a warning for every `fixed` name no operation declares."""
+    used = {item.name for plan in plans for item in plan.fixed}
+    used |= {e.property for e in errors if e.rule == "S18.4" and e.property is not None}
+    unused = [name for name in fixed if name not in used]
+    if not unused:
+        return []
+    shown = ", ".join(f"`{name}`" for name in unused)
+    return [
+        Diagnostic(
+            "warning",
+            f"`fixed` names {shown}, which no operation of {source} declares (as a parameter, "
+            "or a property of a body that flattens), so it changes nothing",
+        )
+    ]
+
+
+def _name_clash(plan: Plan, first: Plan) -> PlanError:
+    return PlanError(
+        "name",
+        f"the tool name '{plan.name}' is also the name of operation "
+        f"{first.operation_id or first.method + ' ' + first.path} ({first.location}), "
+        "so one of the two tools would be unreachable. Give one of them another name",
+        tool=plan.name,
+        operation=plan.operation_id or f"{plan.method} {plan.path}",
+        location=plan.location,
+    )
+
+
+def _unknown_keys(tools: ToolSettings, seen: set[str], source: str) -> list[Diagnostic]:
+    """A warning for every per-operation key that names no operation of the document."""
+    notes = []
+    for option, mapping in tools.mappings().items():
+        unknown = [key for key in mapping if key not in seen]
+        if unknown:
+            shown = ", ".join(f"`{key}`" for key in unknown)
+            notes.append(
+                Diagnostic(
+                    "warning",
+                    f"`{option}` names {shown}, which no operation of {source} has as its "
+                    "operationId (or derived name, for an operation without one), so it "
+                    "changes nothing",
+                )
+            )
+    return notes
+
+
+def plan_operation(
+    document: Mapping[str, Unchecked], path: str, method: str, **keywords: Unpack[PlanSettings]
+) -> tuple[Plan, ...]:
+    """Plan one operation: one `Plan` per request content type (S8.2).
+
+    Takes the same keywords as `plan_document`.
+
+    Raises:
+        PlanError: the operation is missing or can't be planned as asked (the first error).
+    """
+    server, tools, _ = settings("plan_operation", keywords)
+    reader = DocumentReader(document, server.source, outputs=server.options.output_schemas)
+    select = keywords.get("select")
+    for raw in reader.operations():
+        if raw.path == path and raw.method == method.lower():
+            if isinstance(select, Select) and not _selected(select, raw, operation_key(raw)[0]):
+                raise DocumentError(
+                    "document",
+                    f"`select` leaves out the operation {method.upper()} {path}",
+                    location=f"{server.source}#{raw.pointer}",
+                )
+            plans, errors = plan_operation_tools(reader, raw, server, tools)
+            if errors:
+                raise errors[0]
+            return tuple(plans)
+    raise DocumentError(
+        "document",
+        f"the document has no operation {method.upper()} {path}",
+        location=f"{server.source}#{pointer('paths', path, method.lower())}",
+    )

@@ -1,0 +1,151 @@
+"""S16.1-S16.3: the rest of an MCP tool — its title, description, annotations and output schema.
+
+Pure functions of the operation as read; the planner ties them to the plan.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from toolshape.model._http import MEDIA_TYPE, body_encoding, part_media
+from toolshape.model._json import Json, JsonObject, Unchecked, is_map
+from toolshape.model._types import Body, BodyEncoding, Operation, Output
+from toolshape.schema._dialects import DIALECTS, DRAFT2020_12, OPENAPI30
+from toolshape.schema._pointers import follow
+from toolshape.schema._views import is_base64
+
+#: S16.2: the hints each method implies (MCP `ToolAnnotations`); TRACE is safe like GET.
+METHOD_HINTS: Mapping[str, Mapping[str, bool]] = {
+    **{method: {"readOnlyHint": True} for method in ("GET", "HEAD", "OPTIONS", "TRACE")},
+    **{
+        method: {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": True}
+        for method in ("PUT", "DELETE")
+    },
+    "POST": {"readOnlyHint": False, "destructiveHint": False, "idempotentHint": False},
+    "PATCH": {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": False},
+}
+
+#: S16.2: the hints of MCP `ToolAnnotations`, in the order the MCP schema lists them.
+HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
+
+#: S16.1: what ends a description cut at `description_limit`.
+ELLIPSIS = "…"
+
+
+def title(op: Operation) -> str | None:
+    """S16.1: the operation's `summary`, else none."""
+    return op.summary
+
+
+def description(op: Operation, limit: int | None = None) -> str:
+    """S16.1: summary, a blank line, description (the summary once when the description starts
+    with it); else `<METHOD> <path>`; `Deprecated. ` first for a deprecated operation; cut at a
+    word boundary to at most `limit` characters, ending with `…`."""
+    summary, text = op.summary, op.description
+    if summary and text:
+        body = text if text.startswith(summary) else f"{summary}\n\n{text}"
+    else:
+        body = summary or text or f"{op.method.upper()} {op.path}"
+    if op.deprecated:
+        body = "Deprecated. " + body
+    return cut(body, limit)
+
+
+def cut(text: str, limit: int | None) -> str:
+    """`text`, or its first words and `…` within `limit` characters (S16.1)."""
+    if limit is None or len(text) <= limit:
+        return text
+    if limit <= len(ELLIPSIS):
+        return ELLIPSIS[:limit]
+    room = text[: limit - len(ELLIPSIS) + 1]
+    space = max(room.rfind(" "), room.rfind("\n"))
+    kept = room[:space] if space > 0 else room[: limit - len(ELLIPSIS)]
+    return kept.rstrip() + ELLIPSIS
+
+
+def tool_annotations(
+    op: Operation, overrides: Mapping[str, Unchecked] | None
+) -> tuple[JsonObject, list[str]]:
+    """S16.2: the tool's annotations — `title`, then the method's hints and `openWorldHint`,
+    each overridden by the operation's `x-mcp-annotations`, then by the caller's `overrides` —
+    and a problem per override that is not a hint of the right type (left out, said)."""
+    values: dict[str, Json] = {**METHOD_HINTS.get(op.method.upper(), {}), "openWorldHint": True}
+    problems: list[str] = []
+    named: str | None = title(op)
+    for source, given in (
+        ("the operation's `x-mcp-annotations`", op.extensions.get("x-mcp-annotations")),
+        ("the caller's `annotations`", overrides),
+    ):
+        if given is None:
+            continue
+        if not is_map(given):
+            problems.append(f"{source} is not an object, so it changes nothing")
+            continue
+        for key, value in given.items():
+            if key == "title" and isinstance(value, str):
+                named = value
+            elif key in HINTS and isinstance(value, bool):
+                values[key] = value
+            else:
+                problems.append(
+                    f"{source} sets `{key}` to {value!r}, which is not a ToolAnnotations "
+                    "hint (`title`: a string; `readOnlyHint`, `destructiveHint`, "
+                    "`idempotentHint`, `openWorldHint`: booleans), so it is left out"
+                )
+    out: JsonObject = {"title": named} if named else {}
+    out.update((hint, values[hint]) for hint in HINTS if hint in values)
+    return out, problems
+
+
+def output_schema(output: Output) -> tuple[JsonObject, bool]:
+    """S16.3: the MCP output schema of a response schema, and whether it was wrapped: an object
+    schema is used as it is (`type: "object"` added when it has `properties` but no `type`);
+    anything else becomes `{"type": "object", "properties": {"result": ...}}`. `$defs` at the
+    root; a dialect other than 2020-12 declared there (S4.7)."""
+    schema = output.schema
+    dialect = DIALECTS.get(DRAFT2020_12 if output.dialect == OPENAPI30 else output.dialect)
+    declare = dialect.declare if dialect else None
+    wrapped = False
+    if is_map(schema) and schema.get("type") == "object":
+        root: JsonObject = dict(schema)
+    elif is_map(schema) and "type" not in schema and "properties" in schema:
+        root = {"type": "object", **schema}
+    else:
+        root = {"type": "object", "properties": {"result": schema}, "required": ["result"]}
+        wrapped = True
+    if declare is not None and "$schema" not in root:
+        root = {"$schema": declare, **root}
+    if output.defs:
+        inner = root.get("$defs")
+        root["$defs"] = {**(inner if is_map(inner) else {}), **output.defs}
+    return root, wrapped
+
+
+def wire_body(
+    body: Body | None, defs: Mapping[str, Unchecked]
+) -> tuple[BodyEncoding | None, dict[str, dict[str, Json]]]:
+    """S17: how the body becomes bytes, and its top-level binary (base64) properties with
+    their media type (S17.4, S17.5)."""
+    if body is None:
+        return None, {}
+    schema = follow(body.schema, defs).schema
+    kind = body_encoding(body.content_type, is_base64(schema))
+    binary: dict[str, dict[str, Json]] = {}
+    properties = schema.get("properties") if is_map(schema) else None
+    for name, prop in (properties or {}).items():
+        target = follow(prop, defs).schema
+        if is_base64(target):
+            binary[name] = {"mediaType": _part_type(target), "array": False}
+        elif is_map(target) and target.get("type") == "array":
+            items = follow(target.get("items"), defs).schema
+            if is_base64(items):
+                binary[name] = {"mediaType": _part_type(items), "array": True}
+    return kind, binary
+
+
+def _part_type(schema: Mapping[str, Unchecked]) -> str | None:
+    """S17.4: a binary part's `contentMediaType` when it is one media type HTTP can send (an
+    annotation with a newline in it must not write the part's headers); None otherwise, which
+    sends `application/octet-stream`."""
+    media = schema.get("contentMediaType")
+    return part_media(media) if isinstance(media, str) and MEDIA_TYPE.match(media) else None

@@ -1,0 +1,2 @@
+"""Reading documents (S1, S20): operations out of an OpenAPI 3.x or Swagger 2.0 document,
+references bundled, schemas converted, operations selected."""

@@ -1,0 +1,86 @@
+"""S19.2: the property names inside a body that no alias reaches, found once per document."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+
+from toolshape.model._json import is_map
+from toolshape.model._names import PORTABLE_KEY
+from toolshape.model._types import Schema
+from toolshape.schema._pointers import def_name, references, subschemas
+
+
+class DeepNames:
+    """S19.2: the property names outside `PORTABLE_KEY` inside a body — names an alias can't
+    reach, for the warning. One per document: what each definition holds is found once (the
+    bundled definitions are shared by the operations that use them)."""
+
+    __slots__ = ("_memo", "_wanted")
+
+    def __init__(self, wanted: Callable[[], bool]) -> None:
+        self._memo: dict[int, tuple[Schema, list[str], list[str]]] = {}
+        self._wanted = wanted
+
+    @property
+    def wanted(self) -> bool:
+        """Whether any name can be found: False while the document's schemas read so far hold
+        no non-portable property name (then no walk is needed)."""
+        return self._wanted()
+
+    def find(self, roots: Iterable[Schema], defs: Mapping[str, Schema]) -> list[str]:
+        """The names inside `roots` and the definitions they reach, each once, in the order
+        found."""
+        found: dict[str, None] = {}
+        seen: set[str] = set()
+        pending = [_local(root) for root in roots]
+        while pending:
+            names, refs = pending.pop()
+            found.update(dict.fromkeys(names))
+            for name in refs:
+                if name not in seen and name in defs:
+                    seen.add(name)
+                    pending.append(self._definition(defs[name]))
+        return list(found)
+
+    def _definition(self, schema: Schema) -> tuple[list[str], list[str]]:
+        entry = self._memo.get(id(schema))
+        if entry is None or entry[0] is not schema:
+            names, refs = _local(schema)
+            self._memo[id(schema)] = (schema, names, refs)
+            return names, refs
+        return entry[1], entry[2]
+
+
+def _local(schema: Schema) -> tuple[list[str], list[str]]:
+    """The non-portable property names inside `schema` (not following references), and the
+    definitions it references."""
+    names: dict[str, None] = {}
+    refs: dict[str, None] = {}
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if not is_map(node):
+            continue
+        properties = node.get("properties")
+        if is_map(properties):
+            for key in properties:
+                if not PORTABLE_KEY.fullmatch(str(key)):
+                    names[str(key)] = None
+        for ref in _own_references(node):
+            name = def_name(ref)
+            if name is not None:
+                refs[name] = None
+        stack.extend(subschemas(node))
+    return list(names), list(refs)
+
+
+def _own_references(node: Mapping[str, Schema]) -> list[str]:
+    """The references written on `node` itself (its subschemas are walked on their own)."""
+    ref = node.get("$ref")
+    if not (_REF_KEYS.isdisjoint(node) if ref is None else len(node) == 1):
+        own = {key: node[key] for key in _REF_KEYS if key in node}
+        return list(references(own))
+    return [ref] if isinstance(ref, str) else []
+
+
+_REF_KEYS = frozenset({"$ref", "$dynamicRef", "$recursiveRef", "discriminator"})

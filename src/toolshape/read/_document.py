@@ -1,0 +1,692 @@
+"""S1: reading operations out of an OpenAPI 3.x document.
+
+One `DocumentReader` per document: it walks the paths (S1.6), merges each operation's parameters
+(S1.1, S1.5) and reads its request bodies (S1.3, S8.2), leaving every schema to its `Bundler`
+(S1.2, S1.4, S4.4). Whatever a request could not carry intact is refused here, as a planning error
+of the operation: a path parameter the template does not hold, a template variable no parameter
+fills, a header name HTTP can't send, a content key that is not a media type.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import TypeVar
+
+from toolshape.model._errors import DocumentError, PlanErrorKind
+from toolshape.model._frozen import fast_init
+from toolshape.model._http import (
+    CLIENT_HEADERS,
+    DEFAULT_STYLE,
+    HTTP_TOKEN,
+    IGNORED_HEADERS,
+    JSON_MEDIA,
+    MEDIA_TYPE,
+    METHODS,
+    STYLES,
+)
+from toolshape.model._json import Unchecked, is_map
+from toolshape.model._types import (
+    NO_SECURITY,
+    PARAMETER_CHANNELS,
+    Body,
+    Channel,
+    Operation,
+    Output,
+    Parameter,
+    Schema,
+    Security,
+    SecurityScheme,
+)
+from toolshape.read._bundle import Bundler, Problem, fail, kind_of
+from toolshape.read._deep_names import DeepNames
+from toolshape.read._swagger import Converted, convert_swagger, is_swagger2
+from toolshape.schema._dialects import DRAFT2020_12, OPENAPI30, dialect_of
+from toolshape.schema._pointers import escape, subschemas
+from toolshape.schema._views import View
+
+_VARIABLE = re.compile(r"\{([^{}]*)\}")
+
+#: S17.3, S17.4: what an encoding entry may hold, and what each value must be.
+ENCODING_KEYS = {
+    # S17.4: one media type or range, or a comma-separated list of them.
+    "contentType": lambda v: (
+        isinstance(v, str) and all(MEDIA_TYPE.match(item.strip(" \t")) for item in v.split(","))
+    ),
+    "style": lambda v: v in STYLES["query"],
+    "explode": lambda v: isinstance(v, bool),
+    "allowReserved": lambda v: isinstance(v, bool),
+}
+
+
+@fast_init
+@dataclass(frozen=True, slots=True)
+class RawOperation:
+    """Where an operation sits, before its parameters and bodies are read."""
+
+    path: str
+    method: str
+    pointer: str
+    node: Unchecked
+    path_parameters: Unchecked
+    path_pointer: str
+    problem: Problem | None = None
+    """Why the path item itself can't be read (a bad `$ref`, not a mapping, a bad key)."""
+
+
+def template_variables(path: str) -> list[str]:
+    """The `{variables}` of a path key's template (S1.6: before any `?query` or `#fragment`)."""
+    template = path.partition("#")[0].partition("?")[0]
+    return _VARIABLE.findall(template)
+
+
+#: What a request view rewrites the schema of (S16.6).
+_Viewed = TypeVar("_Viewed", Parameter, Body)
+
+#: S16.3: a success status code.
+_SUCCESS = re.compile(r"2\d\d")
+
+
+class DocumentReader:
+    """Reads the operations of one document (S1)."""
+
+    def __init__(self, document: object, source: str, *, outputs: bool = True) -> None:
+        if not is_map(document):
+            raise DocumentError(
+                "document",
+                f"the document is a {kind_of(document)}, not a mapping; "
+                "toolshape reads OpenAPI 3.0 and 3.1 documents",
+                location=f"{source}#",
+            )
+        self.converted: Converted | None = None
+        """S20.3: the 3.0 reading of a Swagger 2.0 document, when it is one."""
+        if is_swagger2(document) and "openapi" not in document:
+            self.converted = convert_swagger(document)
+            document = self.converted.document
+        version = document.get("openapi")
+        if "swagger" in document and version is None:
+            raise DocumentError(
+                "document",
+                f"the document is Swagger {document.get('swagger')}, which toolshape does not "
+                "read; toolshape reads Swagger 2.0 and OpenAPI 3.0 and 3.1 documents",
+                location=f"{source}#/swagger",
+            )
+        if not isinstance(version, str) or not re.match(r"^3\.[01](\.|$)", version):
+            raise DocumentError(
+                "document",
+                f"the document's `openapi` is {version!r}, not 3.0.x or 3.1.x; "
+                "toolshape reads OpenAPI 3.0 and 3.1 documents",
+                location=f"{source}#/openapi",
+            )
+        self.document: Mapping[str, Unchecked] = document
+        self.source = source
+        self.is_30 = version.startswith("3.0")
+        dialect = document.get("jsonSchemaDialect") if not self.is_30 else None
+        known = dialect_of(dialect) if isinstance(dialect, str) else None
+        self.default_dialect = OPENAPI30 if self.is_30 else (known.uri if known else DRAFT2020_12)
+        self.bundler = Bundler(document, is_30=self.is_30, dialect=self.default_dialect)
+        self.outputs = outputs
+        """S16.3: read each operation's success response for its output schema."""
+        self.request_view = View("readOnly", base64=True, clean=self.bundler.clean)
+        self.response_view = View("writeOnly", clean=self.bundler.clean)
+        self._schemes: dict[str, SecurityScheme | Problem] = {}
+        self._parameters_read: dict[
+            tuple[int, str], tuple[Unchecked, Parameter | None, tuple[str, ...]]
+        ] = {}
+        self.deep_names = DeepNames(lambda: self.bundler.odd_names_seen)
+        """S19.2: what each bundled definition holds that no alias reaches, found once."""
+        self._document_security: Security | Problem | None = None
+
+    def location(self, pointer: str) -> str:
+        """`<source>#<pointer>` (S9.3)."""
+        return f"{self.source}#{pointer}"
+
+    @property
+    def base_path(self) -> str:
+        """S20.3: what every request path starts with (a Swagger 2.0 `basePath`), or `""`."""
+        return self.converted.base_path if self.converted is not None else ""
+
+    def origin(self, text: str) -> str:
+        """`text` with its pointers into the document as the caller wrote it (S20.3: a
+        Swagger 2.0 document's own pointers)."""
+        return self.converted.origin(text) if self.converted is not None else text
+
+    # -- operations --------------------------------------------------------------------------
+
+    def operations(self) -> Iterator[RawOperation]:
+        """Every operation of the document, in document order (S1.6: path keys as written).
+
+        Raises:
+            DocumentError: `paths` is not a mapping.
+        """
+        paths = self.document.get("paths")
+        if paths is None:
+            return
+        if not is_map(paths):
+            raise DocumentError(
+                "document",
+                f"the document's `paths` is a {kind_of(paths)}, not a mapping",
+                location=self.location("/paths"),
+            )
+        for path, item in paths.items():
+            if not isinstance(path, str):
+                continue
+            pointer = f"/paths/{escape(path)}"
+            problem = None
+            if not path.startswith("/"):
+                problem = Problem(
+                    "document",
+                    f"the path key `{path}` does not start with `/`, so it is not a path "
+                    "template (an absolute URL or a bare name would send the request elsewhere)",
+                    "S1.6",
+                )
+            try:
+                item = self.bundler.follow(item, pointer)
+            except Problem as error:
+                problem = problem or error
+            if problem is None and not is_map(item):
+                problem = Problem(
+                    "document", f"the path item `{path}` is a {kind_of(item)}, not a mapping"
+                )
+            if problem is not None:
+                methods = [m for m in METHODS if is_map(item) and m in item]
+                for method in methods or [""]:
+                    yield RawOperation(
+                        path,
+                        method,
+                        f"{pointer}/{method}" if method else pointer,
+                        {},
+                        None,
+                        pointer,
+                        problem,
+                    )
+                continue
+            shared = item.get("parameters")
+            for method, node in item.items():
+                if method not in METHODS:
+                    continue
+                yield RawOperation(
+                    path, method, f"{pointer}/{method}", node, shared, pointer + "/parameters"
+                )
+
+    def read(self, raw: RawOperation) -> Operation:
+        """Parameters, bodies and bundled `$defs` of one operation (S1).
+
+        Raises:
+            Problem: a malformed parameter, a bad reference or a non-schema.
+        """
+        if raw.problem is not None:
+            raise raw.problem
+        if self.converted is not None and raw.pointer in self.converted.problems:
+            raise self.converted.problems[raw.pointer]  # S20.3: what 3.0 can't express
+        if not is_map(raw.node):
+            fail("document", f"the operation is a {kind_of(raw.node)}, not a mapping")
+        refs: list[str] = []
+        params = self._parameters(raw, refs)
+        self._check_template(raw.path, params)
+        bodies = self._bodies(raw, refs)
+        operation_id = raw.node.get("operationId")
+        defs = self.bundler.bundle(refs)
+        output, output_problem = self._output(raw) if self.outputs else (None, None)
+        read_only: tuple[str, ...] = ()
+        if self.bundler.request_flags_seen:  # readOnly or binary strings met (S16.6, S17.5)
+            params, bodies, defs, read_only = self._request_view(params, bodies, defs)
+        summary, description = raw.node.get("summary"), raw.node.get("description")
+        security = self._security(raw)
+        op = Operation(
+            path=raw.path,
+            method=raw.method,
+            operation_id=operation_id if isinstance(operation_id, str) else None,
+            parameters=params,
+            bodies=bodies,
+            defs=defs,
+            pointer=raw.pointer,
+            extensions={k: v for k, v in raw.node.items() if isinstance(k, str) and k[:2] == "x-"},
+            summary=summary.strip() or None if isinstance(summary, str) else None,
+            description=description.strip() or None if isinstance(description, str) else None,
+            deprecated=raw.node.get("deprecated") is True,
+            output=output,
+            output_problem=output_problem,
+            read_only=read_only,
+            security=security,
+        )
+        return self._patterns(op)
+
+    # -- security (S18.1) --------------------------------------------------------------------
+
+    def security_scheme_names(self) -> tuple[str, ...]:
+        """Every scheme name `components.securitySchemes` defines, in document order."""
+        components = self.document.get("components")
+        schemes = components.get("securitySchemes") if is_map(components) else None
+        return tuple(str(name) for name in schemes) if is_map(schemes) else ()
+
+    def _security(self, raw: RawOperation) -> Security:
+        """S18.1: the operation's `security`, else the document's; `[]` (or none) is none."""
+        if is_map(raw.node) and "security" in raw.node:
+            return self._requirements(raw.node["security"], raw.pointer + "/security")
+        found = self._document_security
+        if found is None:
+            try:
+                found = self._requirements(self.document.get("security", []), "/security")
+            except Problem as problem:
+                found = problem
+            self._document_security = found
+        if isinstance(found, Problem):
+            raise found
+        return found
+
+    def _requirements(self, given: Unchecked, pointer: str) -> Security:
+        if not isinstance(given, list):
+            fail("document", f"the `security` at `{pointer}` is a {kind_of(given)}, not a list")
+        alternatives = []
+        for index, requirement in enumerate(given):
+            if not is_map(requirement):
+                fail(
+                    "document",
+                    f"the security requirement at `{pointer}/{index}` is a "
+                    f"{kind_of(requirement)}, not a mapping of scheme names",
+                    "S18.1",
+                )
+            alternatives.append(
+                tuple(self._scheme(str(name), f"{pointer}/{index}") for name in requirement)
+            )
+        return tuple(alternatives) or NO_SECURITY
+
+    def _scheme(self, name: str, pointer: str) -> SecurityScheme:
+        """One scheme of `components.securitySchemes`, read once per document."""
+        found = self._schemes.get(name)
+        if found is None:
+            try:
+                found = self._read_scheme(name, pointer)
+            except Problem as problem:
+                found = problem
+            self._schemes[name] = found
+        if isinstance(found, Problem):
+            raise found
+        return found
+
+    def _read_scheme(self, name: str, pointer: str) -> SecurityScheme:
+        components = self.document.get("components")
+        schemes = components.get("securitySchemes") if is_map(components) else None
+        if not is_map(schemes) or name not in schemes:
+            fail(
+                "document",
+                f"the security requirement at `{pointer}` names the scheme `{name}`, which "
+                "`components.securitySchemes` does not define",
+                "S18.1",
+            )
+        at = f"/components/securitySchemes/{escape(name)}"
+        node = self.bundler.follow(schemes[name], at)
+        kind = node.get("type") if is_map(node) else None
+        if not is_map(node) or kind not in (
+            "apiKey",
+            "http",
+            "oauth2",
+            "openIdConnect",
+            "mutualTLS",
+        ):
+            fail(
+                "document",
+                f"the security scheme at `{at}` has no `type` of apiKey, http, oauth2, "
+                "openIdConnect or mutualTLS",
+                "S18.1",
+            )
+        if kind == "apiKey":
+            where, key = node.get("in"), node.get("name")
+            if where not in ("header", "query", "cookie") or not isinstance(key, str) or not key:
+                fail(
+                    "document",
+                    f"the apiKey scheme at `{at}` needs `in` (header, query or cookie) and a "
+                    "`name`",
+                    "S18.1",
+                )
+            if where != "query":
+                self._check_http_name(key, where, at, scheme=True)
+            return SecurityScheme(name, kind, where, key.lower() if where == "header" else key)
+        if kind == "http":
+            scheme = node.get("scheme")
+            if not isinstance(scheme, str) or not HTTP_TOKEN.match(scheme):
+                fail(
+                    "document",
+                    f"the http scheme at `{at}` needs a `scheme` (bearer, basic, ...)",
+                    "S18.1",
+                )
+            return SecurityScheme(name, kind, "header", "authorization", scheme.lower())
+        if kind == "mutualTLS":
+            return SecurityScheme(name, kind, None, None)
+        return SecurityScheme(name, kind, "header", "authorization", "bearer")
+
+    def _request_view(
+        self, params: tuple[Parameter, ...], bodies: tuple[Body, ...], defs: Mapping[str, Schema]
+    ) -> tuple[tuple[Parameter, ...], tuple[Body, ...], Mapping[str, Schema], tuple[str, ...]]:
+        """S16.6: parameters, bodies and `$defs` without their `readOnly` properties."""
+        view, names = self.request_view, {}
+
+        def viewed(item: _Viewed) -> _Viewed:
+            schema, dropped = view.of(item.schema, defs)
+            names.update(dict.fromkeys(dropped))
+            return item if schema is item.schema else dataclasses.replace(item, schema=schema)
+
+        new_params, new_bodies = tuple(map(viewed, params)), tuple(map(viewed, bodies))
+        new_defs, dropped = view.defs_of(defs)
+        names.update(dict.fromkeys(dropped))
+        return new_params, new_bodies, new_defs, tuple(names)
+
+    def _output(self, raw: RawOperation) -> tuple[Output | None, str | None]:
+        """S16.3: the first JSON success response's schema, read and bundled like an input
+        schema, in its response view (S16.6); or why it could not be read."""
+        responses = raw.node.get("responses")
+        if not is_map(responses):
+            return None, None
+        codes = sorted(str(k) for k in responses if _SUCCESS.fullmatch(str(k)))
+        codes += [str(k) for k in responses if str(k).upper() == "2XX"]
+        for code in codes:
+            key = code if code in responses else next(k for k in responses if str(k) == code)
+            pointer = f"{raw.pointer}/responses/{escape(code)}"
+            try:
+                response = self.bundler.follow(responses[key], pointer)
+                content = response.get("content") if is_map(response) else None
+                if not is_map(content):
+                    continue
+                for media_type, media in content.items():
+                    if not (
+                        isinstance(media_type, str)
+                        and JSON_MEDIA.match(media_type)
+                        and is_map(media)
+                        and "schema" in media
+                    ):
+                        continue
+                    where = f"{pointer}/content/{escape(media_type)}/schema"
+                    refs: list[str] = []
+                    schema = self.bundler.root_schema(media["schema"], where, refs)
+                    defs = self.bundler.bundle(refs)
+                    if self.bundler.response_flags_seen:  # writeOnly met (S16.6)
+                        view = self.response_view
+                        schema = view.of(schema, defs)[0]
+                        defs = view.defs_of(defs)[0]
+                    return (
+                        Output(schema, defs, self._declared_dialect(schema), code, media_type),
+                        None,
+                    )
+            except Problem as problem:
+                return None, problem.reason
+        return None, None
+
+    def _check_template(self, path: str, params: tuple[Parameter, ...]) -> None:
+        """S12.1, S14.2: every path parameter fills a `{variable}` and every variable is filled."""
+        variables = template_variables(path)
+        declared = [p.name for p in params if p.channel == "path"]
+        for name in declared:
+            if name not in variables:
+                fail(
+                    "parameter",
+                    f"the path parameter `{name}` has no `{{{name}}}` in the path `{path}`, so "
+                    f"its argument would be lost. Add `{{{name}}}` to the path, or declare "
+                    "the parameter in the channel it really travels in",
+                    "S12.1",
+                )
+        for name in variables:
+            if name not in declared:
+                fail(
+                    "parameter",
+                    f"the path `{path}` has `{{{name}}}`, but no path parameter `{name}` "
+                    f"fills it, so the request would be sent with `{{{name}}}` in its path. "
+                    f"Declare a path parameter `{name}`",
+                    "S12.1",
+                )
+        if any(p.channel == "cookie" for p in params) and any(
+            p.channel == "header" and p.name.lower() == "cookie" for p in params
+        ):
+            fail(
+                "parameter",
+                "the operation declares both a `Cookie` header parameter and cookie "
+                "parameters, which would send two `cookie` headers. Declare the cookies as "
+                "cookie parameters only",
+                "S12.2",
+            )
+
+    def _parameters(self, raw: RawOperation, refs: list[str]) -> tuple[Parameter, ...]:
+        merged: dict[tuple[str, str], Parameter] = {}
+        for listing, base in (
+            (raw.path_parameters, raw.path_pointer),
+            (raw.node.get("parameters"), raw.pointer + "/parameters"),
+        ):
+            if listing is None:
+                continue
+            if not isinstance(listing, list):
+                fail("parameter", f"`parameters` at `{base}` is a {kind_of(listing)}, not a list")
+            for index, entry in enumerate(listing):
+                param = self._parameter(entry, f"{base}/{index}", refs)
+                if param is not None:
+                    # S1.1: the operation's entry wins for the same (name, in).
+                    key = param.name.lower() if param.channel == "header" else param.name
+                    merged[(key, param.channel)] = param
+        return tuple(merged.values())
+
+    def _parameter(self, entry: Unchecked, pointer: str, refs: list[str]) -> Parameter | None:
+        """One parameter, read once per place in the document: a component or a path's
+        parameter shared by many operations is read (and its schema converted) the first
+        time, then handed out again with the references it made."""
+        node = self.bundler.follow(entry, pointer)
+        if is_map(entry) and isinstance(entry.get("$ref"), str):
+            pointer = self.bundler.pointer_of(entry["$ref"])
+        key = (id(node), pointer)
+        read = self._parameters_read.get(key)
+        if read is None or read[0] is not node:
+            start = len(refs)
+            param = self._read_parameter(node, pointer, refs)
+            read = self._parameters_read[key] = (node, param, tuple(refs[start:]))
+        else:
+            refs.extend(read[2])
+        return read[1]
+
+    def _read_parameter(self, node: Unchecked, pointer: str, refs: list[str]) -> Parameter | None:
+        if not is_map(node):
+            fail("parameter", f"the parameter at `{pointer}` is a {kind_of(node)}, not a mapping")
+        name, where = node.get("name"), node.get("in")
+        if not isinstance(name, str) or not name:
+            fail("parameter", f"the parameter at `{pointer}` has no `name`")
+        if where not in PARAMETER_CHANNELS:
+            shown = (
+                "no `in`"
+                if where is None
+                else f"`in` {where!r}, which is not path, query, header or cookie"
+            )
+            fail("parameter", f"the parameter `{name}` at `{pointer}` has {shown}")
+        channel: Channel = where
+        if channel == "header" and name.lower() in IGNORED_HEADERS:
+            return None  # S1.5
+        if channel in ("header", "cookie"):
+            self._check_http_name(name, channel, pointer)
+        style = node.get("style")
+        for flag in ("explode", "allowReserved", "required"):
+            if flag in node and not isinstance(node[flag], bool):
+                fail(
+                    "parameter",
+                    f"the parameter `{name}` at `{pointer}` has `{flag}` "
+                    f"{node[flag]!r}, which is not a boolean",
+                    "S1.1",
+                )
+        if style is not None and (not isinstance(style, str) or style not in STYLES[channel]):
+            allowed = ", ".join(sorted(STYLES[channel]))
+            fail(
+                "parameter",
+                f"the {channel} parameter `{name}` at `{pointer}` has style {style!r}, which "
+                f"{channel} parameters can't use ({allowed})",
+                "S12.1",
+            )
+        content_type = None
+        if "schema" in node:
+            schema = self._parameter_schema(node["schema"], pointer + "/schema", refs)
+        elif isinstance(node.get("content"), Mapping) and node["content"]:
+            content_type, media = next(iter(node["content"].items()))
+            media_schema = media.get("schema", {}) if is_map(media) else {}
+            schema = self._parameter_schema(
+                media_schema, f"{pointer}/content/{escape(str(content_type))}/schema", refs
+            )
+        else:
+            schema = {}
+        description = node.get("description")
+        explode = node.get("explode")
+        return Parameter(
+            name=name,
+            channel=channel,
+            schema=schema,
+            # An unfilled path template can't make a request, so path parameters are required.
+            required=channel == "path" or node.get("required") is True,
+            description=description if isinstance(description, str) else None,
+            style=style if isinstance(style, str) else DEFAULT_STYLE[channel],
+            explode=explode if isinstance(explode, bool) else None,
+            allow_reserved=node.get("allowReserved") is True,
+            content_type=str(content_type) if content_type is not None else None,
+            dialect=self._declared_dialect(schema),
+        )
+
+    def _parameter_schema(self, node: Unchecked, pointer: str, refs: list[str]) -> Schema:
+        return self.bundler.schema(node, pointer, refs)
+
+    def _check_http_name(
+        self, name: str, channel: Channel, pointer: str, *, scheme: bool = False
+    ) -> None:
+        """S12.2: a header or cookie name must be an HTTP token; framing headers stay the
+        client's. (`scheme`: the name is an apiKey scheme's, S18.1.)"""
+        what = f"the apiKey scheme's {channel}" if scheme else f"the {channel} parameter"
+        kind: PlanErrorKind = "document" if scheme else "parameter"
+        if not HTTP_TOKEN.match(name):
+            fail(
+                kind,
+                f"{what} `{name}` at `{pointer}` is not a valid HTTP "
+                f"{'header' if channel == 'header' else 'cookie'} name (an RFC 9110 token), "
+                "so no HTTP client can send it. Rename it",
+                "S12.2",
+            )
+        if channel == "header" and name.lower() in CLIENT_HEADERS:
+            fail(
+                kind,
+                f"{what} `{name}` at `{pointer}` names a header the HTTP client owns (it "
+                "frames or routes the request), so nothing may set it. Remove it",
+                "S12.2",
+            )
+
+    def _declared_dialect(self, schema: Schema) -> str:
+        """S1.7: a schema's own `$schema`, else the document's dialect."""
+        declared = schema.get("$schema") if is_map(schema) else None
+        if isinstance(declared, str):
+            known = dialect_of(declared)
+            return known.uri if known else DRAFT2020_12
+        return self.default_dialect
+
+    def _bodies(self, raw: RawOperation, refs: list[str]) -> tuple[Body, ...]:
+        entry = raw.node.get("requestBody")
+        if entry is None:
+            return ()
+        pointer = raw.pointer + "/requestBody"
+        node = self.bundler.follow(entry, pointer)
+        if is_map(entry) and isinstance(entry.get("$ref"), str):
+            pointer = self.bundler.pointer_of(entry["$ref"])
+        if not is_map(node):
+            fail("document", f"the request body at `{pointer}` is a {kind_of(node)}, not a mapping")
+        content = node.get("content")
+        if not is_map(content):
+            fail("document", f"the request body at `{pointer}` has no `content` mapping")
+        bodies = []
+        for content_type, media in content.items():
+            media_pointer = f"{pointer}/content/{escape(str(content_type))}"
+            if not isinstance(content_type, str) or not MEDIA_TYPE.match(content_type):
+                fail(
+                    "document",
+                    f"the request body's content key `{content_type}` at `{media_pointer}` is "
+                    "not a media type (`type/subtype`), so it can't be a tool's content type",
+                    "S8.2",
+                )
+            if not is_map(media):
+                fail("document", f"the media type at `{media_pointer}` is not a mapping")
+            schema: Schema | None = None
+            dialect = self.default_dialect
+            if "schema" in media:
+                schema = self.bundler.root_schema(media["schema"], media_pointer + "/schema", refs)
+                dialect = self._declared_dialect(schema)
+            bodies.append(
+                Body(
+                    content_type=content_type,
+                    schema=schema,
+                    required=node.get("required") is True,
+                    dialect=dialect,
+                    encoding=self._encoding(media.get("encoding"), media_pointer),
+                )
+            )
+        return tuple(bodies)
+
+    def _encoding(self, given: Unchecked, pointer: str) -> dict[str, dict[str, Unchecked]]:
+        """S17.3, S17.4: a media type's `encoding` map, each entry checked; unknown keys of an
+        entry (`headers`) are not used and refused rather than ignored."""
+        if given is None:
+            return {}
+        if not is_map(given):
+            fail(
+                "document",
+                f"the `encoding` at `{pointer}` is a {kind_of(given)}, not a mapping",
+                "S17.3",
+            )
+        out: dict[str, dict[str, Unchecked]] = {}
+        for name, entry in given.items():
+            where = f"{pointer}/encoding/{escape(str(name))}"
+            if not is_map(entry):
+                fail("document", f"the encoding entry at `{where}` is not a mapping", "S17.3")
+            for key, value in entry.items():
+                want = ENCODING_KEYS.get(key)
+                if want is None and str(key).startswith("x-"):
+                    continue  # a specification extension: not toolshape's to apply
+                if want is None:
+                    fail(
+                        "document",
+                        f"the encoding entry at `{where}` has `{key}`, which toolshape does not "
+                        "apply (it knows contentType, style, explode and allowReserved)",
+                        "S17.3",
+                    )
+                if not want(value):
+                    fail(
+                        "document",
+                        f"the encoding entry at `{where}` has `{key}` {value!r}, which is not valid",
+                        "S17.3",
+                    )
+            out[str(name)] = {key: value for key, value in entry.items() if key in ENCODING_KEYS}
+        return out
+
+    # -- patterns ----------------------------------------------------------------------------
+
+    def _patterns(self, op: Operation) -> Operation:
+        """`op` with the patterns of its schemas Python's `re` can't compile (ECMA-262 only)
+        and those that can backtrack catastrophically, for the planning warnings (S13.3)."""
+        if not (self.bundler.foreign_seen or self.bundler.slow_seen):
+            return op  # only documents with such a pattern pay for the search
+        foreign: list[str] = []
+        slow: list[str] = []
+        stack: list[Unchecked] = [
+            *(p.schema for p in op.parameters),
+            *(b.schema for b in op.bodies),
+            *op.defs.values(),
+        ]
+        while stack:
+            node = stack.pop()
+            if not is_map(node):
+                continue
+            patterns = [node.get("pattern")]
+            keyed = node.get("patternProperties")
+            if is_map(keyed):
+                patterns.extend(keyed)
+            for pattern in patterns:
+                if isinstance(pattern, str):
+                    kind = self.bundler.pattern_kind(pattern)
+                    if kind == "foreign":
+                        foreign.append(pattern)
+                    elif kind == "slow":
+                        slow.append(pattern)
+            stack.extend(subschemas(node))
+        return dataclasses.replace(
+            op,
+            foreign_patterns=tuple(dict.fromkeys(foreign)),
+            slow_patterns=tuple(dict.fromkeys(slow)),
+        )

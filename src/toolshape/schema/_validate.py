@@ -1,0 +1,188 @@
+"""S13.3, S13.4: compiled validators and argument errors with flat or nested paths.
+
+Every validator is built on a `referencing.Registry` that refuses to retrieve anything (S14.1):
+a reference that does not resolve inside the schema is an argument error at call time (and a
+planning error long before, S1.2), never a fetch. The validator classes extend jsonschema's own
+with total versions of the keywords whose stock functions can raise or cost without bound on
+hostile values (S14.4): `multipleOf` on NaN, infinities and huge integers, and `enum` / `const`
+messages that would quote a million values back.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+from jsonschema import Draft6Validator, Draft7Validator, Draft201909Validator, Draft202012Validator
+from jsonschema import validators as _validators
+from jsonschema.exceptions import ValidationError
+from referencing import Registry
+from referencing.exceptions import NoSuchResource, Unresolvable
+
+from toolshape.model._errors import ArgumentIssue
+from toolshape.model._json import Unchecked, equal
+from toolshape.model._types import Schema
+from toolshape.schema._dialects import DRAFT6, DRAFT7, DRAFT2019_09, DRAFT2020_12, dialect_of
+from toolshape.schema._fastcheck import compile_check, is_multiple, unique
+
+#: A validator's message longer than this is cut (it may quote a huge argument back).
+MAX_MESSAGE = 500
+#: An `enum` or `const` longer than this (as text) is summarized in messages, not quoted whole.
+_MAX_QUOTED = 200
+
+
+def _refuse_retrieval(uri: str) -> Any:
+    """S14.1: the library never fetches a schema; every lookup outside the schema fails."""
+    raise NoSuchResource(ref=uri)  # type: ignore[call-arg]
+
+
+#: The registry every validator resolves references in: nothing but the schema itself (and
+#: jsonschema's bundled meta-schemas, which live in memory).
+NO_RETRIEVAL: Registry[Any] = Registry(retrieve=_refuse_retrieval)  # type: ignore[call-arg]
+
+
+def _quoted(value: Any) -> str:
+    """`repr(value)`, or its start when that is long (never building a huge text first)."""
+    if isinstance(value, list) and len(value) > 50:
+        return f"{repr(value[:20])[:-1]}, … ({len(value)} values)]"
+    text = repr(value)
+    return text if len(text) <= _MAX_QUOTED else text[:_MAX_QUOTED] + "…"
+
+
+def _in_enum(values: Any, instance: Any) -> bool:
+    """jsonschema's `enum` verdict; `list.count` (C speed, `==`) rules out most values first,
+    since jsonschema's equality implies `==`."""
+    if isinstance(values, list):
+        try:
+            if values.count(instance) == 0:
+                return False
+        except Exception:  # a value `==` can't compare: decide one by one below
+            pass
+    return any(equal(value, instance) for value in values)
+
+
+def _multiple_of(
+    validator: Any, step: Any, instance: Any, schema: Any
+) -> Iterator[ValidationError]:
+    """jsonschema's `multipleOf`, total: NaN and infinities are no multiple of anything, and a
+    quotient too large for a float is decided exactly (S14.4)."""
+    if validator.is_type(instance, "number") and not is_multiple(instance, step):
+        yield ValidationError(f"{instance!r} is not a multiple of {step}")
+
+
+def _enum(validator: Any, values: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
+    """jsonschema's `enum` (same verdict, same wording), hashed, with a bounded message."""
+    if not _in_enum(values, instance):
+        yield ValidationError(f"{_quoted(instance)} is not one of {_quoted(values)}")
+
+
+def _const(validator: Any, value: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
+    if not equal(instance, value):
+        yield ValidationError(f"{_quoted(value)} was expected")
+
+
+def _unique_items(
+    validator: Any, flag: Any, instance: Any, schema: Any
+) -> Iterator[ValidationError]:
+    """jsonschema's `uniqueItems` (same verdict), in O(n log n), with a bounded message."""
+    if flag and validator.is_type(instance, "array") and not unique(instance):
+        yield ValidationError(f"{_quoted(instance)} has non-unique elements")
+
+
+_TOTAL_KEYWORDS = {
+    "multipleOf": _multiple_of,
+    "enum": _enum,
+    "const": _const,
+    "uniqueItems": _unique_items,
+}
+
+#: The validator class of each dialect toolshape plans (S1.7), with the total keywords.
+VALIDATORS: Mapping[str, Any] = {
+    DRAFT2020_12: _validators.extend(Draft202012Validator, _TOTAL_KEYWORDS),
+    DRAFT2019_09: _validators.extend(Draft201909Validator, _TOTAL_KEYWORDS),
+    DRAFT7: _validators.extend(Draft7Validator, _TOTAL_KEYWORDS),
+    DRAFT6: _validators.extend(Draft6Validator, _TOTAL_KEYWORDS),
+}
+
+
+def validator_class(schema: Schema) -> Any:
+    """The validator class for the dialect `schema`'s root declares (2020-12 by default)."""
+    declared = schema.get("$schema") if isinstance(schema, Mapping) else None
+    known = dialect_of(declared) if isinstance(declared, str) else None
+    return VALIDATORS.get(known.uri if known else DRAFT2020_12, VALIDATORS[DRAFT2020_12])
+
+
+def compile_schema(schema: Schema) -> Any:
+    """A validator for `schema` under the dialect its root declares (2020-12 by default).
+
+    `format` is an annotation only (S13.3): no format checker is attached. References resolve
+    inside `schema` only (S14.1).
+    """
+    return validator_class(schema)(schema, registry=NO_RETRIEVAL)
+
+
+def _path(prefix: str, parts: Iterable[Any]) -> str:
+    path = ".".join(str(part) for part in parts)
+    if prefix:
+        return f"{prefix}.{path}" if path else prefix
+    return path
+
+
+def _issue(error: ValidationError, prefix: str) -> ArgumentIssue:
+    message = error.message
+    if len(message) > MAX_MESSAGE:
+        message = message[:MAX_MESSAGE] + "…"
+    return ArgumentIssue(_path(prefix, error.absolute_path), str(error.validator), message)
+
+
+def check(validator: Any, instance: Unchecked, prefix: str = "") -> list[ArgumentIssue]:
+    """Every problem `validator` finds in `instance`, paths prefixed with `prefix` (S13.4).
+
+    Never raises (S14.4): a schema that can't be evaluated (a pattern Python can't compile, a
+    reference that doesn't resolve, a value nested too deeply, a keyword the validator can't
+    apply to this value) is reported as an issue at the root, so the call is rejected.
+    """
+    try:
+        errors = validator.iter_errors(instance)
+        first = next(errors, None)
+        if first is None:
+            return []
+        return [_issue(first, prefix), *(_issue(e, prefix) for e in errors)]
+    except RecursionError:
+        return [ArgumentIssue(prefix, "depth", "the arguments are nested too deeply to validate")]
+    except (re.error, Unresolvable) as error:
+        return [
+            ArgumentIssue(prefix, "schema", f"the tool's schema can't be evaluated here: {error}")
+        ]
+    except Exception as error:  # S14.4: any other failure rejects the call
+        return [
+            ArgumentIssue(
+                prefix,
+                "schema",
+                f"the arguments can't be checked against the tool's schema "
+                f"({type(error).__name__}: {_quoted(str(error))})",
+            )
+        ]
+
+
+class Judge:
+    """One schema's validator, built once per plan: a compiled fast path that proves validity
+    (`_fastcheck`), and `jsonschema` for everything else and for the errors' wording."""
+
+    __slots__ = ("fast", "validator")
+
+    def __init__(self, schema: Schema) -> None:
+        self.validator = compile_schema(schema)
+        self.fast = compile_check(schema)
+
+    def problems(self, instance: Unchecked, prefix: str = "") -> list[ArgumentIssue]:
+        """Every problem with `instance` (S13.4); `[]` when it is valid."""
+        fast = self.fast
+        if fast is not None:
+            try:
+                if fast(instance):
+                    return []
+            except Exception:  # any doubt goes to jsonschema, which decides
+                pass
+        return check(self.validator, instance, prefix)
