@@ -37,7 +37,9 @@ from toolshape import (
     plan_document,
 )
 from toolshape.cli import main
-from toolshape.plans._format import PLAN_SCHEMA, PROFILE_FIELDS, check_envelope
+from toolshape.plans._fields import OWN_FIELDS as OWN
+from toolshape.plans._fields import SHARED_FIELDS
+from toolshape.plans._format import check_plan_data
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "src" / "toolshape" / "data"
 EXAMPLE_DOC = json.loads((EXAMPLE / "example.openapi.json").read_text(encoding="utf-8"))
@@ -246,6 +248,16 @@ def test_loaded_plans_hand_out_copies_and_stay_unchanged() -> None:
 # -- the round-trip law: a loaded plan routes every call like the plan it came from --------
 
 
+def loading(source: Any) -> Any:
+    """What loading a plans file (text or parsed data) ends in, as comparable data: each
+    tool's plan data (its schemas checked first, S15.1) or refusal, or the file's refusal."""
+
+    def each_tool() -> list[Any]:
+        return [outcome(tool.to_dict) for tool in load_plans(source).tools]
+
+    return outcome(each_tool)
+
+
 #: Any JSON Schema validator checks a plans file's structure by `PLANS_SCHEMA`.
 PLANS_VALIDATOR = Draft202012Validator(PLANS_SCHEMA)
 
@@ -376,7 +388,7 @@ def test_a_tampered_schema_is_refused_before_it_judges_anything(lazy: bool) -> N
     with pytest.raises(PlanDataError, match="leaves the schema"):  # and on every later call
         users[0].call({})
     # A plan made from a loaded one before its first call carries its check, under any name.
-    at = result.tools.index(users[0])
+    at = [tool.name for tool in result.tools].index(users[0].name)
     for made in (
         dataclasses.replace(load_plans(text).tools[at], description="changed"),
         dataclasses.replace(load_plans(text).tools[at], name="renamed"),
@@ -442,15 +454,20 @@ def with_defs(data: dict[str, Any], value: Any, *, last: bool = False) -> dict[s
 def test_defs_are_spliced_from_text_as_from_parsed_data(
     change: Callable[[dict[str, Any]], Any], lazy: bool
 ) -> None:
-    """S15.1: every schema's `$defs` in a file parsed from text is spliced at once where each
-    names a group that builds; any other file loads (or is refused) exactly as from parsed
-    data, tool by tool — the first fault named, whatever the fault."""
+    """S15.1: a file whose `$defs` groups or indices are wrong loads (or is refused) exactly
+    as from parsed data — the first fault named, whatever the fault — and each tool's plan
+    data (its schemas checked first when loaded lazily) is the same or refused alike."""
     data = json.loads(file_text(example("flat")))
     assert len(grouped(data)) > 1
     change(data)
-    loaded = outcome(partial(load_plans, json.dumps(data), lazy=lazy))
-    assert loaded == outcome(partial(load_plans, data, lazy=lazy))
+
+    def each_tool(result: PlanResult) -> list[Any]:
+        return [outcome(tool.to_dict) for tool in result.tools]
+
+    loaded = outcome(lambda: each_tool(load_plans(json.dumps(data), lazy=lazy)))
+    assert loaded == outcome(lambda: each_tool(load_plans(data, lazy=lazy)))
     if loaded[0] == "request":
+        loaded = ("request", load_plans(json.dumps(data), lazy=lazy))
         from_data = load_plans(data, lazy=lazy).tools
         for tool, same in zip(loaded[1].tools, from_data, strict=True):
             assert outcome(partial(tool.call, {})) == outcome(partial(same.call, {}))
@@ -524,7 +541,8 @@ def test_toolshape_plan_out_writes_the_file_the_gateway_serves(tmp_path: Path) -
 def test_a_mutated_file_loads_and_serves_totally(seed: int, value: Any, lazy: bool) -> None:
     """S14.4 for plans files: one random place of a real file changed — a value replaced, a
     keyword set, a key dropped — and the file either is refused (`PlanDataError`) or loads, and
-    then every tool's calls and answers end in a result or the library's own error."""
+    then every tool's definition, calls and answers end in a result or the library's own
+    error (a lazily loaded tool's schemas checked before its definition leaves it, S15.1)."""
     rng = random.Random(seed)
     data = mutate(json.loads(MUTABLE), rng, value)
     try:
@@ -534,7 +552,8 @@ def test_a_mutated_file_loads_and_serves_totally(seed: int, value: Any, lazy: bo
     except (TypeError, ValueError):  # `value` itself is not JSON (NaN is, for json.dumps)
         return
     for tool in result.tools:
-        tool.to_mcp_tool()
+        with contextlib.suppress(PlanDataError):
+            tool.to_mcp_tool()
         for arguments in ({}, {"storeId": "s", "query": "q", "x-tenant": "t", "name": "n"}):
             with contextlib.suppress(ToolshapeError):
                 tool.call(arguments)
@@ -606,33 +625,21 @@ def test_a_written_file_is_valid_against_plans_schema(style: str) -> None:
 
 
 @pytest.mark.parametrize("style", ["flat", "nested"])
-def test_the_fast_paths_prove_a_written_file_without_asking_jsonschema(style: str) -> None:
-    """S15.1: the compiled checks of a tool entry, a route and a security requirement accept
-    every one of a file as written (a check that raised or refused would leave loading
-    correct but slow: jsonschema would decide every one)."""
-    from toolshape.plans._entries import _BY_COLUMNS, proven_entries
-    from toolshape.plans._format import (
-        _ENTRY_FAST,
-        _ENVELOPE_FAST,
-        _REQUIREMENT_FAST,
-        _ROUTE_FAST,
-    )
+def test_the_fast_path_proves_a_written_file_without_asking_jsonschema(style: str) -> None:
+    """S15.1: the compiled check of `PLANS_SCHEMA` accepts every file as written, and that
+    of `PLAN_SCHEMA` every plan's data (a check that raised or refused would leave loading
+    correct but slow: jsonschema would decide)."""
+    from toolshape.plans._file import _judges
+    from toolshape.plans._format import _plan_judges
 
-    assert _ENTRY_FAST is not None
-    assert _ENVELOPE_FAST is not None
-    assert _ROUTE_FAST is not None
-    assert _REQUIREMENT_FAST is not None
-    assert _BY_COLUMNS  # the entries proven field by field
+    fast, _ = _judges()
+    fast_plan, _ = _plan_judges()
+    assert fast is not None
+    assert fast_plan is not None
     for data in (json.loads(file_text(example(style))), repeating()):
-        for tool in data["tools"]:
-            assert _ENTRY_FAST(tool) is True
-        assert proven_entries(data["tools"]) is not None
-        assert data["routes"]
-        assert all(_ROUTE_FAST(route) is True for route in data["routes"])
-        assert data["securityRequirements"]
-        assert all(_REQUIREMENT_FAST(r) is True for r in data["securityRequirements"])
+        assert fast(data) is True
     for plan in example(style).tools:
-        assert _ENVELOPE_FAST(plan.to_dict()) is True
+        assert fast_plan(plan.to_dict()) is True
 
 
 def test_what_the_tools_repeat_is_written_once_and_named_by_index() -> None:
@@ -651,14 +658,16 @@ def test_what_the_tools_repeat_is_written_once_and_named_by_index() -> None:
         assert plan_data(data, entry) == tool.to_dict()
 
 
+#: The fields of plan data a plans file writes once per distinct combination (`profiles`).
+PROFILE_FIELDS = ("format", *(f.key for f in SHARED_FIELDS))
 #: The fields of plan data a tool's entry holds itself.
-OWN_FIELDS = frozenset(PLAN_SCHEMA["required"]) - set(PROFILE_FIELDS)
+OWN_FIELDS = frozenset(f.key for f in OWN)
 
 
 def plan_data_problem(data: dict[str, Any]) -> PlanDataError | None:
-    """What the plan-data check of a tool's envelope (`check_envelope`) refuses, if anything."""
+    """What the plan-data check (`Plan.from_dict`'s) refuses, if anything."""
     try:
-        check_envelope(data)
+        check_plan_data(data)
     except PlanDataError as error:
         return error
     return None
@@ -685,7 +694,7 @@ PLAUSIBLE = st.sampled_from(
 
 
 def refused_in_plan_data(data: dict[str, Any], field: str, index: int) -> PlanDataError:
-    """What the plan-data check (`check_envelope`) says of the first tool whose `field`
+    """What the plan-data check (`Plan.from_dict`'s) says of the first tool whose `field`
     (`parameters` or `security`) names entry `index` of its table."""
     entry = next(
         tool
@@ -712,8 +721,8 @@ def test_a_route_the_serving_rules_refuse_is_refused_in_its_table(
     can't be served, naming it in `routes` — as the plan-data check refuses it in a tool."""
     data = json.loads(REPEATING)
     data["routes"][0].update(change)
-    error = outcome(partial(load_plans, json.dumps(data)))
-    assert error == outcome(partial(load_plans, data))
+    error = loading(json.dumps(data))
+    assert error == loading(data)
     assert error[0] == "PlanDataError"
     assert error[1]["field"] == f"routes.0.{field}"
     assert refused_in_plan_data(data, "parameters", 0).field == f"parameters.0.{field}"
@@ -726,8 +735,8 @@ def test_a_scheme_the_serving_rules_refuse_is_refused_in_its_table() -> None:
     (scheme,) = data["securityRequirements"][0][0]
     assert (scheme["in"], scheme["parameter"]) == ("header", "x-key")
     scheme["parameter"] = "Host"
-    error = outcome(partial(load_plans, json.dumps(data)))
-    assert error == outcome(partial(load_plans, data))
+    error = loading(json.dumps(data))
+    assert error == loading(data)
     assert error[1]["field"] == "securityRequirements.0.0.0.parameter"
     assert refused_in_plan_data(data, "security", 0).field == "security.0.0.parameter"
 
@@ -747,55 +756,16 @@ def test_a_scheme_the_serving_rules_refuse_is_refused_in_its_table() -> None:
         ("parameters", [0, 1.0], "parameters.1"),
     ],
 )
-def test_an_entry_field_the_full_check_refuses_is_refused(field: str, value: Any, at: str) -> None:
-    """S15.1: a tool entry's fields proven across all tools at once (by their types, or as
-    indices) are still refused in the last tool, naming the field, where a value is equal to
-    the others' but of another type, or is no index."""
+def test_an_entry_field_of_another_type_is_refused(field: str, value: Any, at: str) -> None:
+    """S15.1: in the last tool, a field whose value is equal to the others' to `==` but of
+    another type, or is no index, is refused, naming the field."""
     data = json.loads(REPEATING)
     last = len(data["tools"]) - 1
     data["tools"][last][field] = value
-    error = outcome(partial(load_plans, json.dumps(data)))
-    assert error == outcome(partial(load_plans, data))
+    error = loading(json.dumps(data))
+    assert error == loading(data)
     assert error[0] == "PlanDataError"
     assert error[1]["field"] == f"tools.{last}.{at}"
-
-
-#: Values of every kind an entry's field could hold: each JSON type, the fields' own values
-#: and near misses of their patterns, enums, shapes and items.
-FIELD_SAMPLES: list[Any] = [
-    *(None, True, False, 0, 1, -3, 0.0, 1.0, 1.5, "", "x", "a b", "GET", "get", "/t", "/t\n"),
-    *("/t\x00", "t", "x" * 129, [], ["a"], ["a", "a"], ["a", 1], [1], [{}], {}, {"a": 1}),
-    *({"title": "x"}, {"title": None}, {"readOnlyHint": 1}, {"readOnlyHint": True, "x": 1}),
-    *({"q": {"style": "form"}}, {"q": {"style": "nope"}}, {"q": []}, {"q": {"contentType": ""}}),
-    *([{"level": "info", "message": "m"}], [{"level": "loud", "message": "m"}], [{"level": 1}]),
-]
-
-
-def test_each_field_of_the_entries_is_proven_as_its_schema_decides() -> None:
-    """S15.1: every own field of the tool entries is proven at once, by the set of its values'
-    types, its pattern or enum over every value, or its compiled check of each: a column of
-    values is proven exactly when the field's schema accepts each of them (never a value it
-    refuses, and no value it accepts left to `check_entry`)."""
-    from toolshape.plans._entries import _column_check, _proof
-    from toolshape.plans._format import ENTRY_SCHEMA, OWN_VALUES
-
-    written = [*json.loads(file_text(example("flat")))["tools"], *repeating()["tools"]]
-    rng = random.Random(0)
-    proofs = {_proof(name) for name in OWN_VALUES}
-    assert proofs == {"typed", "shaped", "pattern", "enum", "checked"}
-    for name in OWN_VALUES:
-        schema = {**ENTRY_SCHEMA["properties"][name], "$defs": ENTRY_SCHEMA["$defs"]}
-        valid = Draft202012Validator(schema).is_valid
-        check = _column_check(name)
-        assert check is not None, name
-        values = [*FIELD_SAMPLES, *(tool[name] for tool in written)]
-        assert any(map(valid, values)), name
-        assert not all(map(valid, values)), name
-        for _ in range(400):
-            column = tuple(rng.choices(values, k=rng.randrange(1, 4)))
-            expected = all(map(valid, column))
-            proven = check(column)
-            assert proven == expected, (name, column)
 
 
 @pytest.mark.parametrize(
@@ -810,9 +780,8 @@ def test_each_field_of_the_entries_is_proven_as_its_schema_decides() -> None:
 def test_annotations_proven_by_shape_are_refused_as_the_full_check_refuses(
     annotations: Any, field: str
 ) -> None:
-    """S15.1, S16.2: the tools' annotations are proven all at once (their hints, each hint's
-    types): in the last tool, a hint the others hold with another type, or another hint, is
-    still refused, naming the hint; hints in another order are accepted."""
+    """S15.1, S16.2: in the last tool, a hint the others hold with another type, or another
+    hint, is refused, naming the hint; hints in another order are accepted."""
     data = json.loads(REPEATING)
     last = len(data["tools"]) - 1
     proven = data["tools"][0]["annotations"]
@@ -821,8 +790,8 @@ def test_annotations_proven_by_shape_are_refused_as_the_full_check_refuses(
     data["tools"][last]["annotations"] = (
         {**proven, **annotations} if isinstance(annotations, dict) else annotations
     )
-    error = outcome(partial(load_plans, json.dumps(data)))
-    assert error == outcome(partial(load_plans, data))
+    error = loading(json.dumps(data))
+    assert error == loading(data)
     assert error[0] == "PlanDataError"
     assert error[1]["field"] == f"tools.{last}.{field}"
     data["tools"][last]["annotations"] = dict(reversed(proven.items()))
@@ -838,12 +807,9 @@ ENVELOPE_VALUES = st.sampled_from(
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 10**9), GARBAGE | PLAUSIBLE | ENVELOPE_VALUES)
-def test_entries_proven_by_columns_are_refused_as_the_full_check_refuses(
-    seed: int, value: Any
-) -> None:
-    """S15.1: the tool entries, proven from text field by field across all tools at once, are
-    accepted and refused exactly as the full check of each entry (parsed data) decides,
-    naming the same field: a field changed, dropped or added, in any tool."""
+def test_a_file_is_loaded_alike_from_text_and_from_parsed_data(seed: int, value: Any) -> None:
+    """S15.1: a file's tool entries are accepted and refused alike from its text and from its
+    parsed data, naming the same field: a field changed, dropped or added, in any tool."""
     rng = random.Random(seed)
     data = json.loads(REPEATING)
     tool = data["tools"][rng.randrange(len(data["tools"]))]
@@ -859,7 +825,7 @@ def test_entries_proven_by_columns_are_refused_as_the_full_check_refuses(
         text = json.dumps(data, allow_nan=False)
     except (TypeError, ValueError):  # `value` itself is not JSON
         return
-    assert outcome(partial(load_plans, text)) == outcome(partial(load_plans, data))
+    assert loading(text) == loading(data)
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -883,8 +849,8 @@ def test_a_table_entry_is_refused_as_the_plan_data_check_refuses_it(
         text = json.dumps(data, allow_nan=False)
     except (TypeError, ValueError):  # `value` itself is not JSON
         return
-    loaded = outcome(partial(load_plans, text))
-    assert loaded == outcome(partial(load_plans, data))
+    loaded = loading(text)
+    assert loaded == loading(data)
     if table == "profiles" and not (
         isinstance(data[table][index], dict) and OWN_FIELDS.isdisjoint(data[table][index])
     ):  # no plan data has it: a profile that is no object, or holds a tool's own field

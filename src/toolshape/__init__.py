@@ -41,8 +41,9 @@ from toolshape.model._types import (
 )
 from toolshape.model._version import __version__
 from toolshape.planner._api import PlanSettings, plan_document, plan_operation
+from toolshape.plans._fields import PLAN_FORMAT
 from toolshape.plans._file import PLANS_FORMAT, PLANS_SCHEMA, dump_plans, load_plans
-from toolshape.plans._format import PLAN_FORMAT, PLAN_SCHEMA
+from toolshape.plans._format import PLAN_SCHEMA
 from toolshape.plans._plan import FixedArgument, ParameterRoute, Plan, PlanResult
 from toolshape.read._select import Select
 

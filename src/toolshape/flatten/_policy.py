@@ -5,11 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from toolshape.model._frozen import fast_init
 from toolshape.model._types import Hoisted, Schema, Wrapped
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class KeyPolicy:
     """The flat root's key policy (S7)."""

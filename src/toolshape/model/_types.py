@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
 from toolshape.model._errors import EncodeError
-from toolshape.model._frozen import fast_init
 from toolshape.model._json import Json, JsonObject, Unchecked, thaw
 
 __all__ = [
@@ -62,7 +61,6 @@ CHANNEL_ARGUMENT: Mapping[Channel, str] = {
 NESTED_ORDER: tuple[Channel, ...] = ("path", "query", "body", "header", "cookie")
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class Parameter:
     """One operation parameter after S1.1 merging, `$ref` resolution and conversion."""
@@ -81,7 +79,6 @@ class Parameter:
     """The dialect of its schema (S1.7): its own `$schema`, else the document's."""
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class Body:
     """One request content type of an operation (S8.2)."""
@@ -97,7 +94,6 @@ class Body:
     `explode`, `allowReserved`), as checked when read."""
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class SecurityScheme:
     """One security scheme of an operation, and where its credential goes (S18.1)."""
@@ -137,7 +133,6 @@ satisfied. `((),)` (one empty alternative) is "no credential needed"."""
 NO_SECURITY: Security = ((),)
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class Output:
     """S16.3: an operation's output schema, as read (its response view, S16.6), not yet made
@@ -151,7 +146,6 @@ class Output:
     content_type: str
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class Operation:
     """One method of one path, read out of a document (S1)."""
@@ -186,7 +180,6 @@ class Operation:
     """S18.1: its security alternatives (its own `security`, else the document's)."""
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class Wrapped:
     """A body that can't flatten, and why (S5): `reason` is the S9.2 reason text."""
@@ -198,7 +191,6 @@ class Wrapped:
     """The keyword at fault, when one is."""
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class Hoisted:
     """A body whose properties become top-level arguments (S4, S5, S6)."""
@@ -217,7 +209,6 @@ class Hoisted:
     """S11: for a flattened union, the properties the merge widened (None for other bodies)."""
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
     """A message about planning that is not an error of the plan (S9.1, S5, S2.3)."""
@@ -280,7 +271,6 @@ Inbound: TypeAlias = Mapping[str, str] | Iterable[tuple[str, str]] | None
 """The inbound headers a caller passes to `Plan.call`: a mapping or `(name, value)` pairs."""
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class Request:
     """The HTTP request a call routes to (S12.4): plain data any HTTP client can send."""

@@ -29,7 +29,6 @@ from toolshape.flatten._schemas import (
 )
 from toolshape.flatten._union import describe
 from toolshape.model._errors import PlanError, PlanErrorKind
-from toolshape.model._frozen import fast_init
 from toolshape.model._http import is_binary_media
 from toolshape.model._json import Unchecked, is_map
 from toolshape.model._options import Options
@@ -200,7 +199,6 @@ def tool_style(
 # -- one tool --------------------------------------------------------------------------------
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class Place:
     """Where a tool is, as every message about it names it (S9.3)."""
@@ -360,7 +358,6 @@ def _deep_name_notes(found: list[str], notes: list[Diagnostic], place: Place) ->
 # -- credentials and fixed arguments (S18) ---------------------------------------------------
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class _Withheld:
     """What S18 takes out of a tool's schemas: credential parameters and fixed arguments."""
@@ -470,7 +467,6 @@ def _with_defs(schema: Schema, defs: Mapping[str, Schema], declare: str | None) 
     return out
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class _FlatBody:
     """The body's part of a flat tool: what was hoisted (or why not), as properties."""

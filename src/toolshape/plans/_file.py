@@ -1,5 +1,5 @@
 """Plans files (`toolshape.plans/2`): a whole document's plans, planned once at build time and
-served at run time without the document (S15.1, issue 17).
+served at run time without the document (S15.1).
 
 A file holds every tool's plan data (`toolshape.plan/2`), the errors and diagnostics, the
 settings planning used and a hash of the source document. What an API's tools repeat is
@@ -7,26 +7,25 @@ written once: the `$defs` entries the plans of one document share (in memory, on
 every tool) under `definitions`, and each set of them schemas share once too (`defsGroups`: the
 keys, or an object of name -> key where a key is not its entry's name); a schema's `$defs` is
 then that group's index. Stripe's 468 tools are a few MB instead of 218 MB, and load back
-sharing their entries again. Each distinct route is written once under `routes`, each distinct security
-requirement under `securityRequirements`, and each distinct combination of the fields of plan
-data tools repeat (format, content type, style, body handling ...: `PROFILE_FIELDS`) under
-`profiles`; a tool's entry holds its own fields and names the others by index (`parameters`,
-a list of indices; `security` and `profile`, one each). Loading checks and builds each table's
-entries once, whichever tools name them.
+sharing their entries again. Each distinct route is written once under `routes`, each distinct
+security requirement under `securityRequirements`, and each distinct combination of the fields
+tools share (`Field.shared`: content type, style, body handling ...) under `profiles`; a tool's
+entry holds its own fields and names the others by index (`parameters`, a list of indices;
+`security` and `profile`, one each).
 
-Loading is as wary as planning: the file is checked as S15.1 checks plan data — the envelope,
-every route, every schema's keywords under its root's dialect, every reference local — with
-each shared definition checked once, for each dialect that uses it. A file of another format
-version is refused with how to rebuild it.
+Loading decides once: the whole file against `PLANS_SCHEMA` (one compiled check; jsonschema
+words a refusal with its place, `tools.5.name`), then what a schema can't say — each route's,
+requirement's and fixed argument's serving rules, that every index names an entry, that tool
+names differ, every `$defs` key — then every schema's keywords under its root's dialect, every
+reference local (each shared definition once per dialect; lazily, before a tool's schemas are
+first used). A file of another format version is refused with how to rebuild it.
 """
 
 from __future__ import annotations
 
 import json
-from collections import deque
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from itertools import chain, compress, repeat
-from operator import attrgetter, is_, is_not, itemgetter
+from collections.abc import Mapping
+from functools import cache, partial
 from typing import Any
 
 from toolshape.model._errors import PlanDataError, PlanError, ToolshapeError
@@ -34,26 +33,29 @@ from toolshape.model._json import JsonObject, Unchecked, thaw
 from toolshape.model._options import Options
 from toolshape.model._types import Diagnostic, Security
 from toolshape.model._version import __version__
-from toolshape.plans._entries import INDICES, proven_entries
+from toolshape.plans._fields import (
+    DEFS,
+    OWN_FIELDS,
+    PLAN_FORMAT,
+    SCHEMA_FIELDS,
+    SHARED_FIELDS,
+    ParameterRoute,
+    security_of,
+)
 from toolshape.plans._format import (
     ENTRY_SCHEMA,
-    OWN_VALUES,
-    PLAN_FORMAT,
-    PLAN_SCHEMA,
-    PROFILE_FIELDS,
     PROFILE_SCHEMA,
     REQUIREMENT_SCHEMA,
-    SCHEMA_FIELDS,
-    check_entry,
     check_schema_data,
     check_schemas,
     envelope_problem,
-    profile_problem,
+    fixed_problem,
+    other_format,
     requirement_problem,
     route_problem,
     rules_of,
 )
-from toolshape.plans._plan import SHARED, ParameterRoute, Plan, PlanResult, security_of
+from toolshape.plans._plan import Plan, PlanResult
 from toolshape.schema._fastcheck import compile_check
 from toolshape.schema._validate import compile_schema
 
@@ -62,9 +64,18 @@ PLANS_FORMAT = "toolshape.plans/2"
 
 _REBUILD = "plan the document again with this version: `toolshape plan SPEC --out FILE`"
 
-#: A plans file's envelope (2020-12), what `load_plans` checks of the whole file at once: its
-#: tables' entries and its tools' entries are then checked one by one.
-_ENVELOPE: Mapping[str, Any] = {
+
+def _as_def(schema: Mapping[str, Any]) -> dict[str, Any]:
+    """A schema of `_format` as an entry of `PLANS_SCHEMA`'s `$defs` (whose `$defs` it refers
+    to)."""
+    return {key: value for key, value in schema.items() if key not in ("$schema", "$defs")}
+
+
+def _items(name: str) -> dict[str, Any]:
+    return {"type": "array", "items": {"$ref": f"#/$defs/{name}"}}
+
+
+PLANS_SCHEMA: Mapping[str, Any] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "title": f"toolshape plans file ({PLANS_FORMAT})",
     "type": "object",
@@ -90,6 +101,10 @@ _ENVELOPE: Mapping[str, Any] = {
             "additionalProperties": False,
         },
         "securitySchemes": {"type": "array", "items": {"type": "string"}},
+        "tools": _items("entry"),
+        "routes": _items("parameter"),
+        "securityRequirements": _items("requirement"),
+        "profiles": _items("profile"),
         "definitions": {"type": "object", "additionalProperties": {"type": ["object", "boolean"]}},
         "defsGroups": {
             "type": "array",
@@ -100,10 +115,6 @@ _ENVELOPE: Mapping[str, Any] = {
                 ]
             },
         },
-        "tools": {"type": "array", "items": {"type": "object"}},
-        "routes": {"type": "array", "items": {"type": "object"}},
-        "securityRequirements": {"type": "array", "items": {"type": "array"}},
-        "profiles": {"type": "array", "items": {"type": "object"}},
         "errors": {
             "type": "array",
             "items": {
@@ -112,7 +123,7 @@ _ENVELOPE: Mapping[str, Any] = {
                 "required": ["error", "message"],
             },
         },
-        "diagnostics": {"type": "array", "items": PLAN_SCHEMA["$defs"]["diagnostic"]},
+        "diagnostics": _items("diagnostic"),
     },
     "required": [
         "format",
@@ -121,51 +132,33 @@ _ENVELOPE: Mapping[str, Any] = {
         "source",
         "settings",
         "securitySchemes",
-        "definitions",
-        "defsGroups",
         "tools",
         "routes",
         "securityRequirements",
         "profiles",
+        "definitions",
+        "defsGroups",
         "errors",
         "diagnostics",
     ],
     "additionalProperties": False,
-}
-
-
-def _as_def(schema: Mapping[str, Any]) -> dict[str, Any]:
-    """A schema of `_plan_format` as an entry of `PLANS_SCHEMA`'s `$defs` (whose `$defs` it
-    refers to)."""
-    return {key: value for key, value in schema.items() if key not in ("$schema", "$defs")}
-
-
-def _items(name: str) -> dict[str, Any]:
-    return {"type": "array", "items": {"$ref": f"#/$defs/{name}"}}
-
-
-PLANS_SCHEMA: Mapping[str, Any] = {
-    **_ENVELOPE,
-    "properties": {
-        **_ENVELOPE["properties"],
-        "tools": _items("entry"),
-        "routes": _items("parameter"),
-        "securityRequirements": _items("requirement"),
-        "profiles": _items("profile"),
-    },
     "$defs": {
-        **PLAN_SCHEMA["$defs"],
+        **DEFS,
         "entry": _as_def(ENTRY_SCHEMA),
         "requirement": _as_def(REQUIREMENT_SCHEMA),
         "profile": _as_def(PROFILE_SCHEMA),
     },
 }
 """A plans file's structure as a JSON Schema (2020-12): its envelope, each tool's entry, each
-route, security requirement and profile. Loading checks more than it says — each channel's
-styles and HTTP names, that every index names an entry, every schema's keywords (S15.1)."""
+route, security requirement and profile. Loading checks it first, then more than it says —
+each channel's styles and HTTP names, that every index names an entry, every schema's keywords
+(S15.1)."""
 
-_FILE = compile_schema(_ENVELOPE)
-_FILE_FAST = compile_check(_ENVELOPE)
+
+@cache
+def _judges() -> tuple[Any, Any]:
+    """`PLANS_SCHEMA`'s compiled fast check and its jsonschema validator, built on first use."""
+    return compile_check(PLANS_SCHEMA), compile_schema(PLANS_SCHEMA)
 
 
 def dump_plans(result: PlanResult, *, sha256: str | None = None) -> JsonObject:
@@ -253,28 +246,30 @@ class _Definitions:
 
 
 class _Tables:
-    """The routes, security requirements and profiles of every tool written, each distinct
+    """The routes, security requirements and shared fields of every tool written, each distinct
     one once (an API's tools repeat theirs); a tool's entry names them by index."""
 
     def __init__(self) -> None:
         self.routes: list[JsonObject] = []
         self.requirements: list[Any] = []
         self.profiles: list[JsonObject] = []
-        self._known: tuple[dict[str, int], ...] = ({}, {}, {})
+        self._known: dict[str, dict[str, int]] = {"routes": {}, "requirements": {}, "profiles": {}}
 
     def entry(self, data: JsonObject) -> JsonObject:
-        """A tool's plan data as its entry in the file: its own fields, then the indices."""
-        routes, requirements, profiles = self._known
-        entry = {name: value for name, value in data.items() if name not in _PROFILED}
-        entry["parameters"] = [_index(self.routes, routes, route) for route in data["parameters"]]
-        entry["security"] = _index(self.requirements, requirements, data["security"])
-        profile = {name: data[name] for name in PROFILE_FIELDS}
-        entry["profile"] = _index(self.profiles, profiles, profile)
+        """A tool's plan data as its entry in the file: its own fields (the routes and the
+        security requirement by index), then the index of its shared fields."""
+        known = self._known
+        entry: JsonObject = {}
+        for f in OWN_FIELDS:
+            if f.key == "parameters":
+                entry[f.key] = [_index(self.routes, known["routes"], r) for r in data[f.key]]
+            elif f.key == "security":
+                entry[f.key] = _index(self.requirements, known["requirements"], data[f.key])
+            else:
+                entry[f.key] = data[f.key]
+        profile = {"format": PLAN_FORMAT, **{f.key: data[f.key] for f in SHARED_FIELDS}}
+        entry["profile"] = _index(self.profiles, known["profiles"], profile)
         return entry
-
-
-#: The fields of plan data a tool's profile holds, as a set.
-_PROFILED = frozenset(PROFILE_FIELDS)
 
 
 def _index(table: list[Any], known: dict[str, int], value: Any) -> int:
@@ -293,45 +288,33 @@ def load_plans(
     """The `PlanResult` a plans file holds (its text, or its parsed data), checked as S15.1
     checks plan data: every tool routes and validates exactly as it did when planned.
 
-    The file's envelope, every entry of its tables (routes, security requirements, profiles:
-    each once), every tool's entry and the indices in it, and every `$defs` key are checked
-    here. With `lazy` (the default) each tool's schemas — keywords under their dialect,
-    references, depth — are checked when its call engine is first built (its first `call` or
-    `result`), before any of them judges anything: start-up pays for the envelope only. With
-    `lazy=False` every schema is checked now, so a bad file is refused at load.
+    The whole file is checked against `PLANS_SCHEMA`, then every entry of its tables (routes,
+    security requirements, shared fields: each once), every index, every tool name and every
+    `$defs` key. With `lazy` (the default) each tool's schemas — keywords under their dialect,
+    references, depth — are checked before any of them is first used (a call, an answer, or
+    handed out), so start-up pays for the rest only. With `lazy=False` every schema is checked
+    now, so a bad file is refused at load.
 
     Raises:
         PlanDataError: not a plans file this version reads (another format version: planning
             again rebuilds it), or a field that could not be served safely; `field` names
             where (`routes.3.in`, `tools.5.parameters.1`). With `lazy`, a tool's schema problem
-            is raised by that tool's first `call` or `result` instead.
+            is raised when that tool's schemas are first used instead.
     """
     # Parsed from text, the file is the loader's own; parsed data is the caller's: copied.
-    file: Any
-    if isinstance(data, (str, bytes, bytearray)):
-        file, from_text = _parsed(data), True
-    else:
-        file, from_text = thaw(data), False
+    file = _parsed(data) if isinstance(data, (str, bytes, bytearray)) else thaw(data)
     _check_file(file)
     try:
         options = Options.from_dict(file["settings"]["options"])
     except (TypeError, ValueError) as error:
         raise _refuse("settings.options", str(error)) from None
-    routes = _table(file["routes"], "routes", route_problem, ParameterRoute.from_dict)
-    requirements = _table(
-        file["securityRequirements"], "securityRequirements", requirement_problem, security_of
+    tables = _Loaded(
+        [ParameterRoute.from_dict(route) for route in file["routes"]],
+        [security_of(requirement) for requirement in file["securityRequirements"]],
+        [{f.attr: f.codec.load(p[f.key]) for f in SHARED_FIELDS} for p in file["profiles"]],
     )
-    profiles = _table(file["profiles"], "profiles", profile_problem, SHARED)
-    tables = routes, requirements, profiles
-    tools = file["tools"]
-    checks = _SchemaChecks(file["definitions"], file["defsGroups"], tools)
-    # One check for every plan (it finds the plan's tool by its name): nothing per tool.
-    pending = checks.of if lazy else None
-    # From text, every entry proven at once, field by field (`proven_entries`); any doubt,
-    # and parsed data, each entry checked on its own, which words what it refuses.
-    plans = _proven(tools, tables, checks, pending) if from_text else None
-    if plans is None:
-        plans = _each(tools, tables, checks, pending)
+    checks = _SchemaChecks(file["definitions"], file["defsGroups"], file["tools"])
+    plans = [_plan(index, entry, tables, checks, lazy) for index, entry in enumerate(file["tools"])]
     return PlanResult(
         tuple(plans),
         _errors(file["errors"]),
@@ -343,156 +326,124 @@ def load_plans(
     )
 
 
-def _table(
-    entries: list[Any],
-    field: str,
-    problem: Callable[[Any], tuple[str, str] | None],
-    build: Callable[[Any], Any],
-) -> list[Any]:
-    """Every entry of one of the file's tables checked (`problem`) and built, in order: each
-    once, whichever tools name it.
+class _Loaded:
+    """A loaded file's tables, built once each: its routes, security requirements and the
+    values of each entry of shared fields (by `Plan` attribute)."""
+
+    __slots__ = ("profiles", "requirements", "routes")
+
+    def __init__(
+        self,
+        routes: list[ParameterRoute],
+        requirements: list[Security],
+        profiles: list[dict[str, Any]],
+    ) -> None:
+        self.routes = routes
+        self.requirements = requirements
+        self.profiles = profiles
+
+
+def _plan(
+    index: int, entry: JsonObject, tables: _Loaded, checks: _SchemaChecks, lazy: bool
+) -> Plan:
+    """The plan of tool entry `index` (the envelope checked): its indices, its name, its
+    `$defs` keys checked, and (not lazy) its schemas.
 
     Raises:
-        PlanDataError: naming the entry (`routes.3`) and the field in it.
+        PlanDataError: naming the field (`tools.5.parameters.1`).
     """
-    built = []
-    for index, entry in enumerate(entries):
-        found = problem(entry)
-        if found is not None:
-            raise _refuse(_within(f"{field}.{index}", found[0]), found[1])
-        built.append(build(entry))
-    return built
-
-
-#: The tables a tool entry names by index: routes, security requirements, profiles' values.
-_Loaded = tuple[list[ParameterRoute], list[Security], list[tuple[Any, ...]]]
-
-
-def _proven(
-    tools: list[Any], tables: _Loaded, checks: _SchemaChecks, pending: Callable[[Plan], None] | None
-) -> list[Plan] | None:
-    """The plans of the file's tool entries where every entry is proven at once — its fields
-    (`proven_entries`), its indices (`_resolved`), the names all different, every `$defs` a
-    group's index that builds (`splice_all`) — else None, nothing changed (`_each` decides).
-    `pending` is the lazy schema check (None: each tool's schemas checked now).
-
-    Raises:
-        PlanDataError: (not lazy) a tool's schema, the first in the tools' order.
-    """
-    found = proven_entries(tools)
-    if found is None:
-        return None
-    named = _resolved(found.indices, *tables)
-    if named is None:
-        return None
-    names = found.columns[_NAME]
-    index_of = dict(zip(names, range(len(names)), strict=True))
-    if len(index_of) != len(names):  # a name repeated: worded tool by tool
-        return None
-    if not checks.splice_all(_SCHEMA_COLUMNS(found.columns)):
-        return None  # a `$defs` that is no group's index, or a group that names no definition
-    checks.index_of.update(index_of)
-    if pending is None:
-        for index in range(len(tools)):
-            checks.check(index)
-    parts = zip(*named[:2], strict=True)
-    return list(map(Plan._built, found.own, parts, named[2], repeat(pending)))
-
-
-#: Where a tool entry's name and its schemas are among its own values.
-_NAME = OWN_VALUES.index("name")
-_SCHEMA_COLUMNS = itemgetter(*map(OWN_VALUES.index, SCHEMA_FIELDS))
-
-
-def _resolved(
-    indices: list[tuple[Any, ...]],
-    routes: list[ParameterRoute],
-    requirements: list[Security],
-    profiles: list[tuple[Any, ...]],
-) -> tuple[list[tuple[ParameterRoute, ...]], list[Security], list[tuple[Any, ...]]] | None:
-    """Every tool entry's routes, security alternatives and profile values, found at once by
-    their indices (`parameters`, `security`, `profile`), or None where an index is no `int`
-    naming an entry of its table (`_unnamed` words it)."""
-    if not indices:
-        return [], [], []
-    parameters, security, profile = zip(*indices, strict=True)
-    if not set(map(type, parameters)) <= _LIST:
-        return None
-    flat = list(chain.from_iterable(parameters))
-    if not (
-        _names_in(flat, len(routes))
-        and _names_in(security, len(requirements))
-        and _names_in(profile, len(profiles))
-    ):
-        return None
-    route = routes.__getitem__
-    return (
-        [tuple(map(route, p)) for p in parameters],
-        list(map(requirements.__getitem__, security)),
-        list(map(profiles.__getitem__, profile)),
+    where = f"tools.{index}"
+    _check_indices(entry, tables, where)
+    name = entry["name"]
+    if name in checks.index_of:
+        raise _refuse(f"{where}.name", f"repeats the tool name {name!r}")
+    checks.index_of[name] = index
+    checks.splice(entry, index)
+    if not lazy:
+        checks.check(index)
+    values = {f.attr: f.codec.load(entry[f.key]) for f in OWN_FIELDS if f.key not in _TABLED}
+    routes = tables.routes
+    return Plan(
+        **tables.profiles[entry["profile"]],
+        **values,
+        parameters=tuple(routes[i] for i in entry["parameters"]),
+        security=tables.requirements[entry["security"]],
+        _pending=partial(checks.of, index) if lazy else None,
     )
 
 
-def _names_in(column: Sequence[Any], size: int) -> bool:
-    """Every value an index of a table of `size` entries: an `int` (not `true`, not `1.0`)."""
-    return not column or (
-        set(map(type, column)) <= _INT and min(column) >= 0 and max(column) < size
-    )
+#: The fields of a tool's entry that name entries of the file's tables by index.
+_TABLED = frozenset({"parameters", "security"})
 
 
-_LIST, _INT = frozenset({list}), frozenset({int})
-
-
-def _each(
-    tools: list[Any], tables: _Loaded, checks: _SchemaChecks, pending: Callable[[Plan], None] | None
-) -> list[Plan]:
-    """The plans of the file's tool entries, each entry checked on its own (`check_entry`),
-    then its indices, its name, its `$defs` keys (and, not lazy, its schemas), in order.
+def _check_indices(entry: JsonObject, tables: _Loaded, where: str) -> None:
+    """Every index of a tool's entry names an entry of its table: an `int` (not `true`, not
+    `1.0`, which JSON Schema's `integer` allows) within the table.
 
     Raises:
-        PlanDataError: at the first entry at fault, naming the field (`tools.5.parameters.1`).
+        PlanDataError: naming the index (`tools.5.parameters.1`).
     """
-    plans = []
-    index_of = checks.index_of
-    for index, item in enumerate(tools):
-        try:
-            check_entry(item)
-        except PlanDataError as error:
-            raise _at(f"tools.{index}", error) from None
-        named = _resolved([INDICES(item)], *tables)  # one entry: a column of one
-        if named is None:
-            raise _unnamed(item, tables, f"tools.{index}")
-        name = item["name"]
-        if name in index_of:
-            raise _refuse(f"tools.{index}.name", f"repeats the tool name {name!r}")
-        index_of[name] = index
-        checks.splice(item, index)
-        if pending is None:
-            checks.check(index)
-        (routes,), (security,), (profile,) = named
-        plans.append(Plan._from_data(item, None, (routes, security), pending, profile))
-    return plans
-
-
-def _unnamed(item: Any, tables: tuple[list[Any], ...], where: str) -> PlanDataError:
-    """The refusal of a tool entry (`check_entry` accepted) whose index names no entry
-    (`_resolved` found none)."""
-    routes, requirements, profiles = map(len, tables)
     indices = [
-        *((f"parameters.{i}", n, "routes", routes) for i, n in enumerate(item["parameters"])),
-        ("security", item["security"], "securityRequirements", requirements),
-        ("profile", item["profile"], "profiles", profiles),
+        *(
+            (f"parameters.{i}", n, "routes", len(tables.routes))
+            for i, n in enumerate(entry["parameters"])
+        ),
+        ("security", entry["security"], "securityRequirements", len(tables.requirements)),
+        ("profile", entry["profile"], "profiles", len(tables.profiles)),
     ]
     for field, index, table, size in indices:
         if type(index) is not int:
-            return _refuse(
+            raise _refuse(
                 f"{where}.{field}", f"is {index!r}, not the index of an entry of `{table}`"
             )
         if index >= size:
-            return _refuse(
+            raise _refuse(
                 f"{where}.{field}", f"is {index}, which names no entry: `{table}` has {size}"
             )
-    return _refuse(where, "names no entry of the file's tables")  # never: the caller found one
+
+
+def _check_file(file: Any) -> None:
+    """The whole file: the format versions first (with how to rebuild), then `PLANS_SCHEMA`,
+    then the serving rules of every table entry (S12.1, S12.2, S18.1, S18.4).
+
+    Raises:
+        PlanDataError: naming the first field at fault (`routes.3.style`).
+    """
+    if not isinstance(file, Mapping) or file.get("format") != PLANS_FORMAT:
+        shown = file.get("format") if isinstance(file, Mapping) else type(file).__name__
+        raise PlanDataError(
+            f"not a toolshape plans file: format is {shown!r}, expected {PLANS_FORMAT!r}; "
+            f"{_REBUILD}",
+            field="format",
+        )
+    if file.get("planFormat") != PLAN_FORMAT:
+        raise PlanDataError(
+            f"the plans file holds plans in the format {file.get('planFormat')!r} (written by "
+            f"toolshape {file.get('toolshape')!r}); this version serves {PLAN_FORMAT!r}: "
+            f"{_REBUILD}",
+            field="planFormat",
+        )
+    profiles = file.get("profiles")
+    for index, profile in enumerate(profiles if isinstance(profiles, list) else ()):
+        if isinstance(profile, Mapping) and profile.get("format") != PLAN_FORMAT:
+            # As plan data words it: the format first, with how to rebuild.
+            raise _refuse(f"profiles.{index}.format", other_format(profile))
+    problem = envelope_problem(*_judges(), file)
+    if problem is not None:
+        raise _refuse(*problem)
+    for table, check in _SERVING:
+        for index, item in enumerate(file[table]):
+            found = check(item)
+            if found is not None:
+                raise _refuse(f"{table}.{index}.{found[0]}", found[1])
+
+
+#: What a table entry's schema can't say: each kind's serving rules.
+_SERVING = (
+    ("routes", route_problem),
+    ("securityRequirements", requirement_problem),
+    ("profiles", fixed_problem),
+)
 
 
 class _SchemaChecks:
@@ -543,29 +494,6 @@ class _SchemaChecks:
             self.keys_of[id(spliced)] = keys
         return spliced
 
-    def splice_all(self, schemas: Iterable[tuple[Any, ...]]) -> bool:
-        """Put the shared definitions in place of the group index of every schema of
-        `schemas` (each a column of the tools' schemas) at once, where each `$defs` among them
-        is the index of a group whose keys all name definitions (as the file writes them);
-        else False, nothing changed: `splice` then goes tool by tool, and words what it
-        refuses."""
-        objects: list[dict[str, Any]] = []
-        indices: list[int] = []
-        for column in schemas:
-            found = list(compress(column, map(is_, map(type, column), repeat(dict))))
-            defs: list[Any] = list(map(dict.get, found, repeat("$defs")))
-            if not set(map(type, defs)) <= _GROUP_INDEX:
-                return False
-            named: list[bool] = list(map(is_not, defs, repeat(None)))
-            objects.extend(compress(found, named))
-            indices.extend(compress(defs, named))
-        try:
-            groups = {index: self.group(index, "") for index in set(indices)}
-        except PlanDataError:
-            return False
-        deque(map(dict.__setitem__, objects, repeat("$defs"), map(groups.__getitem__, indices)), 0)
-        return True
-
     def splice(self, item: JsonObject, index: int) -> None:
         """Put the shared definitions in place of their keys in `item`'s schemas (the
         loader's own data, changed in place), noting what `check` needs to know later.
@@ -578,12 +506,12 @@ class _SchemaChecks:
         # object tells the check which group it was. Any other `$defs` object is noted here:
         # the names of its own (not shared) entries and the keys of its shared ones.
         noted: dict[str, tuple[tuple[str, ...], list[str]]] | None = None
-        for field in SCHEMA_FIELDS:
+        for field in _SCHEMA_KEYS:
             schema = item[field]
-            if type(schema) is not dict:
+            if not isinstance(schema, dict):
                 continue
             defs = schema.get("$defs")
-            if type(defs) is int:
+            if type(defs) is int:  # the envelope proved it an integer; `True` is not one
                 spliced = self.spliced.get(defs)
                 if spliced is None:
                     spliced = self.group(defs, f"tools.{index}.{field}.$defs")
@@ -605,7 +533,7 @@ class _SchemaChecks:
             PlanDataError: a key that names no definition.
         """
         entries = list(defs.values())
-        if _TEXT.issuperset(map(type, entries)):  # as written: every entry named by its key
+        if all(isinstance(entry, str) for entry in entries):  # as written: each named by key
             try:
                 schema["$defs"] = dict(
                     zip(defs, map(self.definitions.__getitem__, entries), strict=True)
@@ -624,13 +552,12 @@ class _SchemaChecks:
         own = tuple(name for name, entry in defs.items() if type(entry) is not str)
         return own, [defs[name] for name in names]
 
-    def of(self, plan: Plan) -> None:
-        """`check` of the tool `plan` was loaded from (its pending check, S15.1); a plan
-        made from it by `dataclasses.replace` with another name or other schemas has its
-        own schemas checked whole."""
-        schemas = tuple(zip(SCHEMA_FIELDS, _SCHEMAS(plan), strict=True))
-        index = self.index_of.get(plan.name)
-        if index is not None and all(self.tools[index][f] is s for f, s in schemas):
+    def of(self, index: int, plan: Plan) -> None:
+        """The pending check of the plan loaded from tool `index` (S15.1): `check(index)`; a
+        plan made from it by `dataclasses.replace` with other schemas has its own checked
+        whole."""
+        schemas = _schemas(plan)
+        if all(self.tools[index][key] is schema for key, schema in schemas):
             self.check(index)
         else:
             check_schemas(schemas)
@@ -644,7 +571,7 @@ class _SchemaChecks:
             PlanDataError: naming the field and the place in it.
         """
         item, noted, at = self.tools[index], self.noted.get(index), f"tools.{index}"
-        for field in SCHEMA_FIELDS:
+        for field in _SCHEMA_KEYS:
             schema = item[field]
             if schema is None:
                 continue
@@ -665,14 +592,13 @@ class _SchemaChecks:
                     self.done.add((key, id(rules)))
 
 
-#: A plan's schemas, in the order of `SCHEMA_FIELDS`.
-_SCHEMAS = attrgetter("_input", "_nested", "_check", "_output")
+#: The keys of the fields of plan data that hold schemas.
+_SCHEMA_KEYS = tuple(f.key for f in SCHEMA_FIELDS)
 
-#: The classes of a schema's `$defs` the loader splices at once: a group's index, or none.
-_GROUP_INDEX = frozenset({int, type(None)})
 
-#: The class of a `$defs` entry that names a shared definition by its key.
-_TEXT = frozenset({str})
+def _schemas(plan: Plan) -> tuple[tuple[str, Any], ...]:
+    """A plan's schemas by their plan-data keys."""
+    return tuple((f.key, getattr(plan, f.attr)) for f in SCHEMA_FIELDS)
 
 
 def _parsed(text: str | bytes | bytearray) -> Any:
@@ -682,27 +608,6 @@ def _parsed(text: str | bytes | bytearray) -> Any:
         raise _refuse("", "nests too deeply") from None
     except (UnicodeDecodeError, ValueError) as error:  # JSONDecodeError, too many digits
         raise _refuse("", f"is not JSON ({str(error)[:200]})") from None
-
-
-def _check_file(file: Any) -> None:
-    """The envelope: the format versions first (with how to rebuild), then every field."""
-    if not isinstance(file, Mapping) or file.get("format") != PLANS_FORMAT:
-        shown = file.get("format") if isinstance(file, Mapping) else type(file).__name__
-        raise PlanDataError(
-            f"not a toolshape plans file: format is {shown!r}, expected {PLANS_FORMAT!r}; "
-            f"{_REBUILD}",
-            field="format",
-        )
-    if file.get("planFormat") != PLAN_FORMAT:
-        raise PlanDataError(
-            f"the plans file holds plans in the format {file.get('planFormat')!r} (written by "
-            f"toolshape {file.get('toolshape')!r}); this version serves {PLAN_FORMAT!r}: "
-            f"{_REBUILD}",
-            field="planFormat",
-        )
-    problem = envelope_problem(_FILE_FAST, _FILE, file)
-    if problem is not None:
-        raise _refuse(*problem)
 
 
 def _errors(items: list[Any]) -> tuple[PlanError, ...]:
@@ -720,17 +625,3 @@ def _errors(items: list[Any]) -> tuple[PlanError, ...]:
 
 def _refuse(field: str, reason: str) -> PlanDataError:
     return PlanDataError(f"not a toolshape plans file: `{field}` {reason}", field=field)
-
-
-def _within(where: str, field: str) -> str:
-    """`field` of the part of the file at `where` (`(root)` or nothing: the part itself)."""
-    return where if field in ("", "(root)") else f"{where}.{field}"
-
-
-def _at(where: str, error: PlanDataError) -> PlanDataError:
-    """A tool's plan-data error, placed in the file (`tools.3.` before its field)."""
-    field = _within(where, error.field)
-    reason = error.message.removeprefix("not a toolshape plan: ")
-    if reason.startswith(f"`{error.field}` "):
-        reason = reason[len(error.field) + 3 :]
-    return _refuse(field, reason)

@@ -1,123 +1,36 @@
-"""The plan as data (S15): `Plan`, `ParameterRoute`, `PlanResult`.
+"""The plan as data (S15): `Plan` and `PlanResult`.
 
-A plan is a frozen value: what the planner decided, nothing computed for calls. It imports
-nothing from the call side; `Plan.call` hands the work to a compiled call engine (`_engine`),
-built from the plan's data on first use and kept in one private slot. The package wires the
-engine in (`toolshape/__init__.py`), so the model never imports it.
+A plan is a frozen value: what the planner decided, nothing computed for calls. Its fields are
+listed once (`toolshape.plans._fields.FIELDS`), and its plan data is built from that table by
+name. It imports nothing from the call side; `Plan.call` hands the work to a compiled call
+engine built from the plan's data on first use and kept in one private slot. The package wires
+the engine in (`toolshape/__init__.py`, the composition root), so the model never imports it.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, fields
-from operator import itemgetter
-from types import SimpleNamespace
-from typing import Any, ClassVar, Literal, Protocol, cast
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal, Protocol
 
 from toolshape.model._errors import PlanError, ToolshapeError
-from toolshape.model._frozen import fast_init, unfrozen
 from toolshape.model._json import Json, JsonObject, Unchecked, thaw
 from toolshape.model._options import Options
 from toolshape.model._types import (
     BodyEncoding,
     BodyShape,
-    Channel,
     Diagnostic,
     Inbound,
-    ParamStyle,
     Request,
     Schema,
     Security,
-    SecurityScheme,
     Style,
 )
-from toolshape.plans._format import OWN_VALUES, PLAN_FORMAT, check_plan_data
+from toolshape.plans._fields import FIELDS, PLAN_FORMAT, FixedArgument, ParameterRoute
+from toolshape.plans._format import check_plan_data
 
-
-@fast_init
-@dataclass(frozen=True, slots=True)
-class ParameterRoute:
-    """How one parameter argument goes back into the request (S12.1)."""
-
-    argument: str
-    """The argument name (header names after S4.5)."""
-    name: str
-    """The parameter's name on the wire, as declared."""
-    channel: Channel
-    style: ParamStyle
-    explode: bool
-    allow_reserved: bool = False
-    content_type: str | None = None
-    """Set for a parameter described by `content`: its value is sent as JSON text."""
-    required: bool = False
-    alias: str | None = None
-    """S19: the advertised name when it differs from `argument` (a portable name, S19.2, or a
-    collision renamed `<name>__<in>`, S19.3); a flat tool's nested reading still uses
-    `argument`."""
-
-    @property
-    def advertised(self) -> str:
-        """The name the tool advertises: the alias, else the argument name."""
-        return self.alias or self.argument
-
-    def to_dict(self) -> JsonObject:
-        """The route as plain data."""
-        return {
-            "argument": self.argument,
-            "alias": self.alias,
-            "name": self.name,
-            "in": self.channel,
-            "style": self.style,
-            "explode": self.explode,
-            "allowReserved": self.allow_reserved,
-            "contentType": self.content_type,
-            "required": self.required,
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Unchecked]) -> ParameterRoute:
-        """Load a route written by `to_dict`."""
-        return cls(
-            argument=data["argument"],
-            name=data["name"],
-            channel=data["in"],
-            style=data["style"],
-            explode=data["explode"],
-            allow_reserved=data.get("allowReserved", False),
-            content_type=data.get("contentType"),
-            required=data.get("required", False),
-            alias=data.get("alias"),
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class FixedArgument:
-    """S18.4: an argument the gateway supplies on every call, out of the advertised schemas."""
-
-    name: str
-    """Its wire name after S4.5 (a header lower case, a body property as declared)."""
-    value: Json
-    route: ParameterRoute | None
-    """How a parameter travels; None for a body property (set in the routed body)."""
-
-    def to_dict(self) -> JsonObject:
-        """The fixed argument as plain data."""
-        return {
-            "name": self.name,
-            "value": self.value,
-            "route": None if self.route is None else self.route.to_dict(),
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Unchecked]) -> FixedArgument:
-        """Load a fixed argument written by `to_dict`."""
-        route = data["route"]
-        return cls(
-            data["name"],
-            thaw(data["value"]),
-            None if route is None else ParameterRoute.from_dict(route),
-        )
+__all__ = ["FixedArgument", "ParameterRoute", "Plan", "PlanResult"]
 
 
 class CallEngine(Protocol):
@@ -140,7 +53,6 @@ class CallEngine(Protocol):
         ...
 
 
-@fast_init
 @dataclass(frozen=True, slots=True, eq=False)
 class Plan:
     """One planned tool: its advertised schema, how arguments route back, its diagnostics.
@@ -202,9 +114,9 @@ class Plan:
     _text: str | None = field(default=None, init=False, repr=False, compare=False)
     _engine: CallEngine | None = field(default=None, init=False, repr=False, compare=False)
     _pending: Callable[[Plan], None] | None = field(default=None, repr=False, compare=False)
-    """A loaded plan's schema checks not run yet (`load_plans(lazy=True)`): run before its
-    call engine is built, so no unchecked schema ever judges a call (S15.1). A constructor
-    argument so that `dataclasses.replace` carries it to the plan it makes."""
+    """A loaded plan's schema checks not run yet (`load_plans(lazy=True)`): run before any of
+    its schemas judges a call or leaves the plan (S15.1). A constructor argument so that
+    `dataclasses.replace` carries it to the plan it makes."""
 
     #: How a plan's call engine is built; the package wires `toolshape.call._engine.compile_engine`.
     compile_engine: ClassVar[Callable[[Plan], CallEngine] | None] = None
@@ -259,11 +171,13 @@ class Plan:
     @property
     def output_schema(self) -> JsonObject | None:
         """S16.3: the MCP `outputSchema` (a fresh copy), or None."""
+        self._ready()
         return None if self._output is None else dict(thaw(self._output))
 
     def to_mcp_tool(self) -> JsonObject:
         """S16.5: the MCP `2025-11-25` `Tool` object: `name`, `title` (when any),
         `description`, `inputSchema`, `outputSchema` (when any), `annotations`."""
+        self._ready()
         tool: JsonObject = {"name": self.name}
         if self.title is not None:
             tool["title"] = self.title
@@ -279,10 +193,7 @@ class Plan:
         the same engine twice and one wins; nothing else is shared)."""
         engine = self._engine
         if engine is None:
-            pending = self._pending
-            if pending is not None:
-                pending(self)  # raises PlanDataError for a schema that can't be served
-                object.__setattr__(self, "_pending", None)
+            self._ready()
             compile_engine = Plan.compile_engine
             if compile_engine is None:  # pragma: no cover - the package always wires it
                 raise ToolshapeError("no call engine is wired in: import toolshape")
@@ -290,153 +201,73 @@ class Plan:
             object.__setattr__(self, "_engine", engine)
         return engine
 
+    def _ready(self) -> None:
+        """Run a loaded plan's pending schema checks, once (S15.1).
+
+        Raises:
+            PlanDataError: a schema the plan can't serve from.
+        """
+        pending = self._pending
+        if pending is not None:
+            pending(self)
+            object.__setattr__(self, "_pending", None)
+
     @property
     def input_schema(self) -> JsonObject:
         """The advertised MCP `inputSchema` (a fresh copy on every access)."""
+        self._ready()
         return dict(thaw(self._input))
 
     @property
     def nested_schema(self) -> JsonObject:
         """The nested schema (S3), which a flat tool also reads (S13.1); a fresh copy."""
+        self._ready()
         return dict(thaw(self._nested))
 
     @property
     def body_check(self) -> Schema | None:
         """S6.3: the original body schema (with `$defs`) that judges the routed body again,
         or None; a fresh copy."""
+        self._ready()
         return thaw(self._check)
 
     def to_dict(self) -> JsonObject:
         """The plan as plain JSON-compatible data (S15.1), loadable with `Plan.from_dict`."""
-        return self._data(thaw)
+        return self._data()
 
-    def _data(self, schema: Callable[[Any], Any]) -> JsonObject:
-        """`to_dict` with `schema` turning each of the plan's schemas into data (a plans file
-        shares their `$defs` entries between tools)."""
-        return {
-            "format": PLAN_FORMAT,
-            "name": self.name,
-            "operationId": self.operation_id,
-            "method": self.method,
-            "path": self.path,
-            "contentType": self.content_type,
-            "style": self.style,
-            "location": self.location,
-            "body": self.body,
-            "bodyProperties": list(self.body_properties),
-            "bodyAliases": dict(self.body_aliases),
-            "basePath": self.base_path,
-            "bodyRequired": self.body_required,
-            "undeclared": self.undeclared,
-            "validation": self.validation,
-            "parameters": [p.to_dict() for p in self.parameters],
-            "inputSchema": schema(self._input),
-            "nestedSchema": schema(self._nested),
-            "bodyCheck": schema(self._check),
-            "title": self.title,
-            "description": self.description,
-            "annotations": dict(thaw(self.annotations)),
-            "outputSchema": schema(self._output),
-            "outputWrapped": self.output_wrapped,
-            "bodyEncoding": self.body_encoding,
-            "encoding": thaw(dict(self.encoding)),
-            "binary": thaw(dict(self.binary)),
-            "security": [[s.to_dict() for s in alternative] for alternative in self.security],
-            "fixed": [f.to_dict() for f in self.fixed],
-            "diagnostics": [d.to_dict() for d in self.diagnostics],
-        }
+    def _data(self, schema: Callable[[Any], Any] | None = None) -> JsonObject:
+        """`to_dict`, with `schema` (when given) turning each of the plan's schemas into data
+        instead of a plain copy (a plans file writes their shared `$defs` entries once)."""
+        self._ready()
+        out: JsonObject = {"format": PLAN_FORMAT}
+        for f in FIELDS:
+            value = getattr(self, f.attr)
+            out[f.key] = (
+                schema(value) if schema is not None and f.attr in _SCHEMAS else f.codec.dump(value)
+            )
+        return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Unchecked]) -> Plan:
         """Load a plan written by `to_dict` (S15.1); it routes exactly like the original.
 
-        The data is checked first as untrusted input: against the `toolshape.plan/1` JSON
+        The data is checked first as untrusted input: against the `toolshape.plan/2` JSON
         Schema (`PLAN_SCHEMA`), and every schema in it as planning would check it.
 
         Raises:
             PlanDataError: `data` is not a plan this version can serve; `field` names where.
         """
         check_plan_data(data)
-        return cls._from_data(data, thaw)
+        return cls._of_data(thaw(data))
 
     @classmethod
-    def _from_data(
-        cls,
-        data: Mapping[str, Unchecked],
-        copy: Callable[[Any], Any] | None,
-        parts: tuple[tuple[ParameterRoute, ...], Security] | None = None,
-        pending: Callable[[Plan], None] | None = None,
-        shared: tuple[Any, ...] | None = None,
+    def _of_data(
+        cls, data: Mapping[str, Any], pending: Callable[[Plan], None] | None = None
     ) -> Plan:
-        """The plan of checked plan data, `copy` applied to every container it keeps (None: a
-        plans file parsed from text is the loader's own, kept as parsed); `parts` are its
-        routes and security alternatives when already built, `pending` the check of its
-        schemas its engine runs first, given the plan (a plans file loaded lazily), and
-        `shared` the values of the fields many tools share (`SHARED(data)`) when `data` holds
-        only its own (a plans file's tool entry, its profile's values read once)."""
-        if parts is None:
-            parts = (
-                tuple(ParameterRoute.from_dict(p) for p in data["parameters"]),
-                security_of(data["security"]),
-            )
-        shared = SHARED(data) if shared is None else shared
-        return cls._built(OWN(data), parts, shared, pending, copy)
-
-    @classmethod
-    def _built(
-        cls,
-        own: tuple[Any, ...],
-        parts: tuple[tuple[ParameterRoute, ...], Security],
-        shared: tuple[Any, ...],
-        pending: Callable[[Plan], None] | None,
-        copy: Callable[[Any], Any] | None = None,
-    ) -> Plan:
-        """The plan of checked values: its own (`OWN(data)`), its routes and security
-        alternatives, the values of the fields many tools share (`SHARED(data)`); `pending`
-        and `copy` as `_from_data` takes them."""
-        # Each field stored in its slot (many plans are loaded at once): no keyword arguments,
-        # no frozen `__setattr__`.
-        plan: Any = _Building()
-        (
-            plan.content_type,
-            plan.style,
-            plan.body,
-            plan.body_required,
-            plan.undeclared,
-            plan.validation,
-            plan.output_wrapped,
-            plan.body_aliases,
-            plan.base_path,
-            plan.body_encoding,
-            plan.binary,
-            fixed,
-        ) = shared
-        (  # in the order of `OWN_VALUES`
-            plan.name,
-            plan.operation_id,
-            plan.method,
-            plan.path,
-            plan.location,
-            plan.title,
-            plan.description,
-            plan.annotations,
-            body_properties,
-            plan._input,
-            plan._nested,
-            plan._check,
-            plan._output,
-            plan.encoding,
-            diagnostics,
-        ) = own
-        plan.diagnostics = tuple(map(Diagnostic.from_dict, diagnostics)) if diagnostics else ()
-        plan.body_properties = tuple(body_properties)
-        plan.parameters, plan.security = parts
-        plan.fixed = tuple(map(FixedArgument.from_dict, fixed)) if fixed else ()
-        plan._pending = pending
-        if copy is not None:  # data the caller keeps (and may change): its containers copied
-            for name in _CONTAINERS:
-                setattr(plan, name, copy(getattr(plan, name)))
-        return _frozen(cls, plan)
+        """The plan of checked plan data (kept as it is: the caller's copy), each field loaded
+        by name; `pending` is the check of its schemas still to run (a lazily loaded file)."""
+        values = {f.attr: f.codec.load(data[f.key]) for f in FIELDS}
+        return cls(**values, _pending=pending)
 
     def _canonical(self) -> str:
         text = self._text
@@ -460,60 +291,8 @@ class Plan:
         return (Plan.from_dict, (self.to_dict(),))
 
 
-#: The fields of plan data many tools share (a plans file's profile, `PROFILE_FIELDS`, less the
-#: format), read at once, in the order `Plan._built` stores them.
-SHARED = itemgetter(
-    "contentType",
-    "style",
-    "body",
-    "bodyRequired",
-    "undeclared",
-    "validation",
-    "outputWrapped",
-    "bodyAliases",
-    "basePath",
-    "bodyEncoding",
-    "binary",
-    "fixed",
-)
-
-#: A tool's own values in plan data (or a plans file's entry), read at once (`OWN_VALUES`).
-OWN = itemgetter(*OWN_VALUES)
-
-
-def security_of(requirement: Any) -> Security:
-    """The security alternatives of checked plan data's `security`."""
-    return tuple(
-        tuple(SecurityScheme.from_dict(s) for s in alternative) for alternative in requirement
-    )
-
-
-_UNFROZEN_PLAN = unfrozen(Plan)
-#: What `Plan._from_data` stores a plan's fields in: its slots, where the interpreter lets an
-#: object change its class (`unfrozen`), else a namespace the constructor is then called from.
-_Building: Any = _UNFROZEN_PLAN or SimpleNamespace
-_INIT_FIELDS = tuple(f.name for f in fields(Plan) if f.init)
-#: The fields of a plan that hold containers from its data (copied unless the data is its own).
-_CONTAINERS = (
-    "body_aliases",
-    "_input",
-    "_nested",
-    "_check",
-    "annotations",
-    "_output",
-    "encoding",
-    "binary",
-)
-
-
-def _frozen(cls: type[Plan], plan: Any) -> Plan:
-    """The `cls` of the fields stored in `plan` (a `_Building`): the same object `cls(...)`
-    builds, made by giving the slots twin its class (every slot set first)."""
-    if cls is not Plan or _UNFROZEN_PLAN is None:
-        return cls(**{name: getattr(plan, name) for name in _INIT_FIELDS})
-    plan._text = plan._engine = None
-    plan.__class__ = Plan
-    return cast(Plan, plan)
+#: The attributes of a plan that hold schemas.
+_SCHEMAS = frozenset({"_input", "_nested", "_check", "_output"})
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from toolshape.model._errors import DocumentError, PlanErrorKind
-from toolshape.model._frozen import fast_init
 from toolshape.model._http import (
     CLIENT_HEADERS,
     DEFAULT_STYLE,
@@ -61,7 +60,6 @@ ENCODING_KEYS = {
 }
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class RawOperation:
     """Where an operation sits, before its parameters and bodies are read."""

@@ -12,7 +12,6 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from toolshape.model._frozen import fast_init
 from toolshape.model._json import is_map
 
 DEFS = "#/$defs/"
@@ -112,7 +111,6 @@ def def_name(ref: object) -> str | None:
     return unescape(ref[len(DEFS) :].split("/", 1)[0])
 
 
-@fast_init
 @dataclass(frozen=True, slots=True)
 class Followed:
     """Where a chain of `$ref`-only schemas into `$defs` ends."""
