@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import event, given, settings
+from hypothesis import event, example, given, settings
 from hypothesis import strategies as st
 from jsonschema import validators
 
@@ -109,6 +109,52 @@ def test_unique_items_is_json_uniqueness(items: list[Any], distinct: bool) -> No
     assert fast is not None
     assert verdict(schema, items) is distinct
     assert fast(items) is distinct
+
+
+JSON_VALUES = st.recursive(
+    st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(-2, 2),
+        st.sampled_from([0.0, 1.0, 1.5]),
+        st.text("ab", max_size=2),
+    ),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text("ab", max_size=1), inner, max_size=2)
+    ),
+    max_leaves=6,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(JSON_VALUES, JSON_VALUES, st.lists(JSON_VALUES, max_size=5))
+@example(1, True, [1, True])
+@example([0], [False], [[0], [False], {"a": 1.0}, {"a": 1}])
+@example({"a": 1}, {"a": 1.0}, [1.0, 1])
+def test_the_vendored_helpers_decide_as_jsonschema_does(
+    one: Any, two: Any, items: list[Any]
+) -> None:
+    """The three helpers vendored from jsonschema decide equality and uniqueness as
+    jsonschema's public validators do (`const`, `uniqueItems`)."""
+    from toolshape.schema._jsonschema_utils import equal as vendored_equal
+    from toolshape.schema._jsonschema_utils import uniq
+
+    assert vendored_equal(one, two) is validators.Draft202012Validator({"const": one}).is_valid(two)
+    assert uniq(items) is validators.Draft202012Validator({"uniqueItems": True}).is_valid(items)
+
+
+def test_generated_source_is_registered_for_tracebacks() -> None:
+    """A compiled fast path's source is in `linecache` under its code's file name, so a
+    traceback or a debugger shows the generated code (as attrs does)."""
+    import linecache
+
+    check = compile_check({"type": "object", "properties": {"a": {"type": "integer"}}})
+    assert check is not None
+    name = check.__code__.co_filename
+    assert name.startswith("<toolshape fast path ")
+    source = "".join(linecache.getlines(name))
+    assert source.startswith("def ")
+    assert check.__code__.co_name in source
 
 
 SCALAR = st.one_of(

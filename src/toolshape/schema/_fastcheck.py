@@ -14,6 +14,8 @@ with nested quantifiers that must not run twice) gets no fast path (`None`).
 
 from __future__ import annotations
 
+import hashlib
+import linecache
 import math
 import numbers
 import re
@@ -23,12 +25,12 @@ from itertools import pairwise
 from typing import Any
 
 from jsonschema import Draft7Validator, Draft202012Validator
-from jsonschema._utils import equal as _jsonschema_equal
-from jsonschema._utils import unbool as _jsonschema_unbool
-from jsonschema._utils import uniq as _jsonschema_uniq
 
 from toolshape.model._json import equal
 from toolshape.schema._dialects import DRAFT7, DRAFT2020_12
+from toolshape.schema._jsonschema_utils import equal as _jsonschema_equal
+from toolshape.schema._jsonschema_utils import unbool as _jsonschema_unbool
+from toolshape.schema._jsonschema_utils import uniq as _jsonschema_uniq
 from toolshape.schema._pointers import unescape
 from toolshape.schema._regex import nested_quantifier
 
@@ -688,10 +690,20 @@ def compile_check(schema: Any) -> Check | None:
         root = writer.function(schema)
         if root in ("_always", "_never"):
             return _always if root == "_always" else _never
-        code = compile(writer.source(), "<toolshape fast path>", "exec")
+        source = writer.source()
+        code = compile(source, _registered(source), "exec")
         namespace = writer.namespace
         exec(code, namespace)
     except (_Unsupported, RecursionError, TypeError, AttributeError, ValueError, SyntaxError):
         return None
     check: Check = namespace[root]
     return check
+
+
+def _registered(source: str) -> str:
+    """A file name for generated `source`, its text registered in `linecache` under it (as
+    attrs does), so tracebacks and debuggers show the generated code. The name is the
+    source's hash: one entry per distinct source, however many schemas compile to it."""
+    name = f"<toolshape fast path {hashlib.sha256(source.encode()).hexdigest()[:16]}>"
+    linecache.cache[name] = (len(source), None, source.splitlines(keepends=True), name)
+    return name
