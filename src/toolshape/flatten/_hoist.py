@@ -44,10 +44,12 @@ def hoist_body(
     `schema` is the body schema after S1.3 (`None` when the media type has no schema);
     `defs` resolves `#/$defs/<name>` references; `dialect` is the body's dialect (S1.7).
     Never raises for any JSON input; never mutates `schema`.
+
+        >>> hoist_body({"type": "object", "properties": {"q": {"type": "string"}}})
+        Hoisted(properties={'q': {'type': 'string'}}, required=(), additional_properties=None, dependent_required=None, composed=False, widened=None)
     """
     options = options or _DEFAULT_OPTIONS
     defs = defs or {}
-    known = DIALECTS.get(dialect, DIALECTS[DRAFT2020_12])
     if schema is None:
         return Wrapped(
             "the media type has no `schema`, so there are no properties to hoist. "
@@ -62,13 +64,50 @@ def hoist_body(
             "S5.1",
             "type",
         )
-    composed = False
-    widened: tuple[str, ...] | None = None
+    merged = _merged(schema, defs, dialect, options)
+    if isinstance(merged, Wrapped):
+        return merged
+    schema, composed, widened = merged
+    refused = _not_an_object(schema, options)
+    if refused is not None:
+        return refused
+    properties = schema["properties"]
+    known = DIALECTS.get(dialect, DIALECTS[DRAFT2020_12])
+    refused = _root_problem(schema, properties, defs, known.unevaluated and not composed, options)
+    if refused is not None:
+        return refused
+    dependent = schema.get("dependentRequired") if known.dependent_required else None
+    if dependent is not None:
+        refused = _dependent_problem(dependent, properties, options)
+        if refused is not None:
+            return refused
+        composed = True
+    required = schema.get("required", [])
+    return Hoisted(
+        properties=properties,
+        required=tuple(r for r in required if isinstance(r, str))
+        if isinstance(required, list)
+        else (),
+        additional_properties=schema.get("additionalProperties"),
+        dependent_required=(
+            {k: tuple(v) for k, v in dependent.items()} if is_map(dependent) else None
+        ),
+        composed=composed,
+        widened=widened,
+    )
+
+
+def _merged(
+    schema: Mapping[str, Unchecked], defs: Mapping[str, Schema], dialect: str, options: Options
+) -> tuple[Mapping[str, Unchecked], bool, tuple[str, ...] | None] | Wrapped:
+    """S6.1, S11: a root union (opted in) or `allOf` merged into one object — the schema,
+    whether it was composed, what a union widened — or why not (S5.3, S5.10)."""
     if not options.flatten_unions:
         # S5: a root union names what the author wrote, before a missing `type` (rows 1-2).
         for keyword in UNION_KEYWORDS:
             if keyword in schema:
                 return _conditional(keyword)
+    composed, widened = False, None
     if (
         options.flatten_unions
         and ("oneOf" in schema or "anyOf" in schema)
@@ -91,7 +130,11 @@ def hoist_body(
         if isinstance(merged, Wrapped):
             return merged
         schema, composed = merged, True
+    return schema, composed, widened
 
+
+def _not_an_object(schema: Mapping[str, Unchecked], options: Options) -> Wrapped | None:
+    """S5.1, S5.2: why the body is not an object schema with `properties`, or None."""
     kind = schema.get("type")
     if kind is None:
         if options.untyped_body == "unflattenable" or "properties" not in schema:
@@ -110,17 +153,25 @@ def hoist_body(
             "type",
         )
     properties = schema.get("properties")
-    if not is_map(properties):
-        what = (
-            "has no `properties`"
-            if properties is None
-            else "has `properties` that is not an object"
-        )
-        return Wrapped(
-            f"the `body` schema {what}, so it has no properties to hoist. {_DECLARE}",
-            "S5.2",
-            "properties",
-        )
+    if is_map(properties):
+        return None
+    what = "has no `properties`" if properties is None else "has `properties` that is not an object"
+    return Wrapped(
+        f"the `body` schema {what}, so it has no properties to hoist. {_DECLARE}",
+        "S5.2",
+        "properties",
+    )
+
+
+def _root_problem(
+    schema: Mapping[str, Unchecked],
+    properties: Mapping[str, Unchecked],
+    defs: Mapping[str, Schema],
+    unevaluated: bool,
+    options: Options,
+) -> Wrapped | None:
+    """S5.3-S5.9: a root keyword that would also judge the parameters at the flat root, or
+    None; `unevaluated` says whether `unevaluatedProperties` counts (S5.5)."""
     for keyword in CONDITIONAL_KEYWORDS:
         if keyword in schema:
             return _conditional(keyword)
@@ -132,7 +183,7 @@ def hoist_body(
                 "S5.4",
                 keyword,
             )
-    if "unevaluatedProperties" in schema and known.unevaluated and not composed:
+    if "unevaluatedProperties" in schema and unevaluated:
         return Wrapped(
             "the `body` schema has `unevaluatedProperties` at its root, which would also judge "
             "the parameters at the flat root. Use `additionalProperties` instead to have its "
@@ -141,41 +192,31 @@ def hoist_body(
             "unevaluatedProperties",
         )
     if options.strict_roots:
-        refused = _strict_roots(schema, properties, defs)
-        if refused is not None:
-            return refused
-    dependent = schema.get("dependentRequired") if known.dependent_required else None
-    if dependent is not None:
-        if options.composed_bodies == "wrap":
-            return Wrapped(
-                "the `body` schema has `dependentRequired`, which this profile keeps wrapped. "
-                'Use the 2026-11-06 profile (composed_bodies="merge") to copy a qualifying '
-                "`dependentRequired` to the flat root",
-                "S5.10",
-                "dependentRequired",
-            )
-        outside = _outside_names(dependent, properties)
-        if outside is not None:
-            return Wrapped(
-                f"the `body` schema's `dependentRequired` names `{outside}`, which its "
-                "`properties` does not declare, so a parameter of that name could satisfy it at "
-                "the flat root. Name only the body's own properties in `dependentRequired`",
-                "S5.10",
-                "dependentRequired",
-            )
-        composed = True
-    required = schema.get("required", [])
-    return Hoisted(
-        properties=properties,
-        required=tuple(r for r in required if isinstance(r, str))
-        if isinstance(required, list)
-        else (),
-        additional_properties=schema.get("additionalProperties"),
-        dependent_required=(
-            {k: tuple(v) for k, v in dependent.items()} if is_map(dependent) else None
-        ),
-        composed=composed,
-        widened=widened,
+        return _strict_roots(schema, properties, defs)
+    return None
+
+
+def _dependent_problem(
+    dependent: Unchecked, properties: Mapping[str, Unchecked], options: Options
+) -> Wrapped | None:
+    """S6.2: why a `dependentRequired` can't be copied to the flat root, or None."""
+    if options.composed_bodies == "wrap":
+        return Wrapped(
+            "the `body` schema has `dependentRequired`, which this profile keeps wrapped. "
+            'Use the 2026-11-06 profile (composed_bodies="merge") to copy a qualifying '
+            "`dependentRequired` to the flat root",
+            "S5.10",
+            "dependentRequired",
+        )
+    outside = _outside_names(dependent, properties)
+    if outside is None:
+        return None
+    return Wrapped(
+        f"the `body` schema's `dependentRequired` names `{outside}`, which its "
+        "`properties` does not declare, so a parameter of that name could satisfy it at "
+        "the flat root. Name only the body's own properties in `dependentRequired`",
+        "S5.10",
+        "dependentRequired",
     )
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any, NoReturn
 from urllib.parse import unquote
 
@@ -182,6 +183,18 @@ def expansion(root: Unchecked) -> tuple[int, int]:
     return sizes.get(id(root), 0), len(held)
 
 
+@dataclass(slots=True)
+class _Walk:
+    """The state of one conversion (`Bundler.schema`)."""
+
+    memo: dict[int, tuple[Unchecked, Schema, tuple[str, ...]]] = field(default_factory=dict)
+    """Each node converted, by its `id`: the node (kept alive), its conversion, its refs."""
+    shared: bool = False
+    """A sub-object was met twice (its expansion is then measured, S14.4)."""
+    flags: int = 0
+    """View flags met so far: a subtree that adds none has none (`Bundler.clean`)."""
+
+
 class Bundler:
     """Resolves, converts and bundles the schemas of one document (S1.2, S1.4, S4.4)."""
 
@@ -205,7 +218,6 @@ class Bundler:
         self._alias_checked: set[str] = set()
         self._reaches: dict[str, tuple[str, ...]] = {}
         self._bundles: dict[tuple[str, ...], dict[str, Schema]] = {}
-        self._shared = False
         self.foreign_seen = False
         """A pattern Python can't compile was met (only then is it searched per operation)."""
         self.slow_seen = False
@@ -221,7 +233,6 @@ class Bundler:
         """Every converted schema (by `id`, kept alive here) with no reference and no view
         flag anywhere in it, or that is nothing but a reference: no view changes it (S16.6,
         S17.5; a view follows a reference only from the schema that holds it)."""
-        self._flags = 0  # view flags met so far: a subtree that adds none has none
         self._patterns: dict[str, str] = {}
         components = document.get("components")
         schemas = components.get("schemas") if is_map(components) else None
@@ -454,13 +465,12 @@ class Bundler:
             Problem: a value that is not a schema, a keyword its meta-schema rejects, a bad
                 reference, nesting too deep, or shared sub-objects that expand too far.
         """
-        memo: dict[int, tuple[Unchecked, Schema, tuple[str, ...]]] = {}
-        self._shared = False
+        walk = _Walk()
         try:
-            out = self._schema(node, pointer, refs, dialect or self.dialect, 0, memo)
+            out = self._schema(node, pointer, refs, dialect or self.dialect, 0, walk)
         except RecursionError:
             fail("schema", f"the schema at `{pointer}` is nested too deeply to plan", "S14.4")
-        if self._shared:
+        if walk.shared:
             expanded, distinct = expansion(out)
             if expanded > max(EXPANSION_FLOOR, EXPANSION * distinct):
                 fail(
@@ -480,8 +490,11 @@ class Bundler:
         refs: list[str],
         dialect: str,
         depth: int,
-        memo: dict[int, tuple[Unchecked, Schema, tuple[str, ...]]],
+        walk: _Walk,
     ) -> Schema:
+        """One schema node converted (S1.4) and its references bundled (S4.4): its keywords
+        checked and their values converted, the 3.0 conversion or 3.1 repair, the view flags
+        noted (S16.6), `$id` refused (S1.2); each shared sub-object converted once."""
         if type(node) is not dict:
             if node is True or node is False:
                 return node  # S1.4: true / false are schemas, copied unchanged.
@@ -491,13 +504,9 @@ class Bundler:
                     f"expected a schema at `{render(pointer)}`, found a {kind_of(node)}",
                     "S1.4",
                 )
-        seen = memo.get(id(node))
+        seen = walk.memo.get(id(node))
         if seen is not None:
-            self._shared = True
-            refs.extend(seen[2])
-            if self.clean.get(id(seen[1])) is not seen[1]:
-                self._flags += 1  # what holds it is not clean either
-            return seen[1]
+            return self._again(seen, refs, walk)
         if depth > MAX_DEPTH:
             fail(
                 "schema",
@@ -508,12 +517,41 @@ class Bundler:
             )
         if "$schema" in node and isinstance(declared := node["$schema"], str):
             dialect = self._dialect(declared, pointer, dialect)
+        start, flags = len(refs), walk.flags
+        out, converts = self._keywords(node, pointer, refs, dialect, depth + 1, walk)
+        # Most schemas have none of the keywords either step reads: those are kept as they are.
+        if self.is_30:
+            converted = convert_30(out) if converts or not CONVERTED_30.isdisjoint(out) else out
+        else:
+            converted = out if REPAIRED_31.isdisjoint(out) else repair_31(out)
+        if not _VIEW_FLAGS.isdisjoint(out):
+            self._note_view_flags(out, walk)
+        if "$id" in out and len(refs) > start:
+            fail(
+                "reference",
+                f"the schema at `{render(pointer)}` has `$id`, which would re-base the references "
+                "inside it, but toolshape reads every reference as a pointer into the "
+                "document. Remove `$id`",
+                "S1.2",
+            )
+        self._remember(node, converted, tuple(refs[start:]), walk.flags == flags, walk)
+        return converted
+
+    def _keywords(
+        self,
+        node: Unchecked,
+        pointer: Where,
+        refs: list[str],
+        dialect: str,
+        deeper: int,
+        walk: _Walk,
+    ) -> tuple[dict[str, Unchecked], bool]:
+        """Every keyword of a schema node checked against its dialect's meta-schema rule (S1.4)
+        and its value converted by its kind; and whether a value counts only once S1.4
+        converts it (a 3.0 `type: file`, a boolean bound)."""
         table = _TABLES.get(dialect) or _TABLES[DRAFT2020_12]
-        start, flags = len(refs), self._flags
         out: dict[str, Unchecked] = {}
-        deeper = depth + 1
-        scalars = _SCALARS
-        converts = False  # a value S1.4 converts before it counts (a 3.0 `type: file`, ...)
+        converts = False
         for key, value in node.items():
             kind, rule, accepted = table.get(key, _UNKNOWN)
             if rule is not None and type(value) is not accepted and not rule(value):
@@ -525,93 +563,114 @@ class Bundler:
                         "S1.4",
                     )
                 converts = True
-            if kind is _AS_IS:
-                out[key] = value
-            elif kind is None:
-                if type(value) in scalars:
-                    out[key] = value
-                else:  # an annotation (`x-anyOf`, `xml`, ...): its `$ref`s point into `$defs`
-                    out[key] = self._annotation(value, (pointer, key), refs, 0)
-            elif kind is _ONE or (kind is _ITEMS and not isinstance(value, list)):
-                out[key] = self._schema(value, (pointer, key), refs, dialect, deeper, memo)
-            elif kind is _MAP and is_map(value):
-                if key == "patternProperties":
-                    self._note_patterns(value)
-                elif key == "properties" and not self.odd_names_seen:
-                    self.odd_names_seen = not all(map(PORTABLE_KEY.fullmatch, value))
-                base = (pointer, key)
-                out[key] = {
-                    k: self._schema(v, (base, k), refs, dialect, deeper, memo)
-                    for k, v in value.items()
-                }
-            elif (kind is _LIST or kind is _ITEMS) and isinstance(value, list):
-                out[key] = [
-                    self._schema(v, ((pointer, key), i), refs, dialect, deeper, memo)
-                    for i, v in enumerate(value)
-                ]
-            elif kind is _DATA:
-                if type(value) not in _SCALARS:
-                    self._data(value, (pointer, key))
-                out[key] = value
-            elif kind is _REF:
-                out[key] = self._ref(value, refs) if isinstance(value, str) else value
-            elif kind is _DYNAMIC_REF:
-                out[key] = self._dynamic_ref(value, refs) if isinstance(value, str) else value
-            elif kind is _PATTERN:
-                out[key] = value
-                if isinstance(value, str):
-                    self._note_patterns((value,))
-            elif kind is _DEPENDENCIES and is_map(value):
-                out[key] = {
-                    k: v
-                    if isinstance(v, list)
-                    else self._schema(v, ((pointer, key), k), refs, dialect, deeper, memo)
-                    for k, v in value.items()
-                }
-            elif kind is _DISCRIMINATOR and is_map(value):
-                out[key] = self._discriminator(value, pointer, refs)
-            elif kind is _RECURSIVE_REF and value != "#" and isinstance(value, str):
-                fail(
-                    "reference",
-                    f"`$recursiveRef` `{value}` at `{render(pointer)}` is not `#`, the only value that "
-                    "stays inside the document",
-                    "S1.2",
-                )
+            if kind is _AS_IS or (kind is None and type(value) in _SCALARS):
+                out[key] = value  # fast path: most values are copied as they are
             else:
-                out[key] = value
-        # Most schemas have none of the keywords either step reads: those are kept as they are.
-        if self.is_30:
-            converted = convert_30(out) if converts or not CONVERTED_30.isdisjoint(out) else out
-        else:
-            converted = out if REPAIRED_31.isdisjoint(out) else repair_31(out)
-        if not _VIEW_FLAGS.isdisjoint(out):  # S16.6, S17.5: only then are views made
-            request = (
-                out.get("readOnly") is True
-                or out.get("format") == "binary"
-                or "contentMediaType" in out
-            )
-            response = out.get("writeOnly") is True
-            if request or response:
-                self.request_flags_seen = self.request_flags_seen or request
-                self.response_flags_seen = self.response_flags_seen or response
-                self._flags += 1
-        if "$id" in out and len(refs) > start:
+                out[key] = self._value(kind, key, value, pointer, refs, dialect, deeper, walk)
+        return out, converts
+
+    def _value(
+        self,
+        kind: str | None,
+        key: str,
+        value: Unchecked,
+        pointer: Where,
+        refs: list[str],
+        dialect: str,
+        deeper: int,
+        walk: _Walk,
+    ) -> Unchecked:
+        """One keyword's value converted per its kind (`_KIND`): subschemas walked, references
+        bundled, data bounded, patterns noted (S13.3)."""
+        here = (pointer, key)
+        if kind is None:  # an annotation (`x-anyOf`, `xml`, ...): its `$ref`s point into `$defs`
+            return self._annotation(value, here, refs, 0, walk)
+        if kind is _ONE or (kind is _ITEMS and not isinstance(value, list)):
+            return self._schema(value, here, refs, dialect, deeper, walk)
+        if kind is _MAP and is_map(value):
+            if key == "patternProperties":
+                self._note_patterns(value)
+            elif key == "properties" and not self.odd_names_seen:
+                self.odd_names_seen = not all(map(PORTABLE_KEY.fullmatch, value))
+            return {
+                k: self._schema(v, (here, k), refs, dialect, deeper, walk) for k, v in value.items()
+            }
+        if (kind is _LIST or kind is _ITEMS) and isinstance(value, list):
+            return [
+                self._schema(v, (here, i), refs, dialect, deeper, walk) for i, v in enumerate(value)
+            ]
+        if kind is _DATA:
+            if type(value) not in _SCALARS:
+                self._data(value, here, walk)
+            return value
+        if kind is _REF:
+            return self._ref(value, refs) if isinstance(value, str) else value
+        if kind is _DYNAMIC_REF:
+            return self._dynamic_ref(value, refs) if isinstance(value, str) else value
+        if kind is _PATTERN:
+            if isinstance(value, str):
+                self._note_patterns((value,))
+            return value
+        if kind is _DEPENDENCIES and is_map(value):
+            return {
+                k: v
+                if isinstance(v, list)
+                else self._schema(v, (here, k), refs, dialect, deeper, walk)
+                for k, v in value.items()
+            }
+        if kind is _DISCRIMINATOR and is_map(value):
+            return self._discriminator(value, pointer, refs)
+        if kind is _RECURSIVE_REF and value != "#" and isinstance(value, str):
             fail(
                 "reference",
-                f"the schema at `{render(pointer)}` has `$id`, which would re-base the references "
-                "inside it, but toolshape reads every reference as a pointer into the "
-                "document. Remove `$id`",
+                f"`$recursiveRef` `{value}` at `{render(pointer)}` is not `#`, the only value that "
+                "stays inside the document",
                 "S1.2",
             )
-        if len(refs) == start:  # no reference below: nothing to pass on to a later holder
-            memo[id(node)] = (node, converted, ())
-            if self._flags == flags:
+        return value
+
+    def _again(
+        self, seen: tuple[Unchecked, Schema, tuple[str, ...]], refs: list[str], walk: _Walk
+    ) -> Schema:
+        """A shared sub-object met again in one conversion: its conversion, its references
+        passed on; what holds it is clean only if it is (S14.4: sharing is then measured)."""
+        walk.shared = True
+        refs.extend(seen[2])
+        if self.clean.get(id(seen[1])) is not seen[1]:
+            walk.flags += 1
+        return seen[1]
+
+    def _note_view_flags(self, out: Mapping[str, Unchecked], walk: _Walk) -> None:
+        """S16.6, S17.5: a `readOnly`, `writeOnly` or binary schema — only then are the
+        request or response views made."""
+        request = (
+            out.get("readOnly") is True
+            or out.get("format") == "binary"
+            or "contentMediaType" in out
+        )
+        response = out.get("writeOnly") is True
+        if request or response:
+            self.request_flags_seen = self.request_flags_seen or request
+            self.response_flags_seen = self.response_flags_seen or response
+            walk.flags += 1
+
+    def _remember(
+        self,
+        node: Unchecked,
+        converted: Schema,
+        refs: tuple[str, ...],
+        unflagged: bool,
+        walk: _Walk,
+    ) -> None:
+        """Memoize a node's conversion for this walk, and mark it clean (`Bundler.clean`)
+        when no view can change it: no reference and no view flag below it, or nothing but a
+        reference."""
+        walk.memo[id(node)] = (node, converted, refs)
+        if not refs:
+            if unflagged:
                 self.clean[id(converted)] = converted
-        else:
-            memo[id(node)] = (node, converted, tuple(refs[start:]))
-            if len(converted) == 1 and "$ref" in converted:  # converts nothing below it
-                self.clean[id(converted)] = converted  # a view changes no bare reference
-        return converted
+        elif len(converted) == 1 and "$ref" in converted:  # converts nothing below it
+            self.clean[id(converted)] = converted  # a view changes no bare reference
 
     def _converted(self, key: str, value: Unchecked) -> bool:
         """Values S1.4 converts before they count: 3.0 boolean bounds (also repaired in 3.1),
@@ -699,23 +758,23 @@ class Bundler:
         return {**value, "mapping": out}
 
     def _annotation(
-        self, value: Unchecked, pointer: Where, refs: list[str], depth: int
+        self, value: Unchecked, pointer: Where, refs: list[str], depth: int, walk: _Walk
     ) -> Unchecked:
         """A copy of an annotation's value whose `$ref`s point into `$defs` (S4.4)."""
         if depth > MAX_DATA_DEPTH:
-            self._data(value, pointer)
+            self._data(value, pointer, walk)
         if is_map(value):
             return {
                 k: self._ref(v, refs)
                 if k == "$ref" and isinstance(v, str)
-                else self._annotation(v, pointer, refs, depth + 1)
+                else self._annotation(v, pointer, refs, depth + 1, walk)
                 for k, v in value.items()
             }
         if isinstance(value, list):
-            return [self._annotation(v, pointer, refs, depth + 1) for v in value]
+            return [self._annotation(v, pointer, refs, depth + 1, walk) for v in value]
         return value
 
-    def _data(self, value: Unchecked, pointer: Where) -> None:
+    def _data(self, value: Unchecked, pointer: Where, walk: _Walk) -> None:
         """Data inside a schema may nest `MAX_DATA_DEPTH` levels; sharing is noted (S14.4)."""
         seen: set[int] = set()
         stack: list[tuple[Unchecked, int]] = [(value, 0)]
@@ -730,7 +789,7 @@ class Bundler:
                     "S14.4",
                 )
             if id(node) in seen:
-                self._shared = True
+                walk.shared = True
                 continue
             seen.add(id(node))
             children = node.values() if is_map(node) else node
