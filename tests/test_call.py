@@ -488,7 +488,7 @@ def test_wrapped_body_routes_the_body_argument() -> None:
 def test_route_args_primitive_is_public(store: dict[str, Any]) -> None:
     """S12: route_args routes an already-validated reading."""
     plan = tool(store)
-    assert route_args(Router.of(plan), FLAT_CALL, "flat") == plan.call(FLAT_CALL)
+    assert route_args(FLAT_CALL, Router.of(plan), "flat") == plan.call(FLAT_CALL)
 
 
 def test_returned_request_cannot_change_the_plan(store: dict[str, Any]) -> None:

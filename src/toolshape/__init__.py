@@ -1,6 +1,8 @@
 """toolshape: OpenAPI operations as MCP tool input schemas, nested or flat, and back.
 
-Plan once (`plan_document`, `plan_operation`), then serve calls from the plans.
+Plan once (`plan_document`, `plan_operation`), then serve calls from the plans. The stages are
+packages — `read`, `flatten`, `call`, `plans`, `planner` (and `model`, `schema` below them) —
+and every public name is here.
 """
 
 from toolshape.call._engine import compile_engine
@@ -104,3 +106,7 @@ __all__ = [
     "plan_operation",
     "route_args",
 ]
+
+
+def __dir__() -> list[str]:
+    return __all__

@@ -139,7 +139,7 @@ class Engine:
         readings = pick_reading(
             arguments,
             style=self.style,
-            channels=router.channel_names,
+            channels=router.tables.channel_names,
             flat_properties=self.flat_properties,
         )
         for reading in readings:
@@ -154,7 +154,7 @@ class Engine:
         self, arguments: Unchecked, reading: Reading, headers: Inbound, applied: Applied
     ) -> Request | list[ArgumentIssue]:
         """One reading of a call: the request, or the problems that reject it."""
-        if self.router.fixed_names:
+        if self.router.tables.fixed_names:
             fixed = self._fixed_given(arguments, reading)
             if fixed:
                 return fixed
@@ -172,7 +172,7 @@ class Engine:
         """S18.4: an argument naming a fixed argument is an error, under any key policy."""
         if not isinstance(arguments, dict):
             return []
-        names = self.router.fixed_names
+        names = self.router.tables.fixed_names
         if reading == "flat":
             top = names.get("", frozenset())
             return [_set_by_gateway(key, key) for key in arguments if key in top]
@@ -197,16 +197,16 @@ class Engine:
         router = self.router
         nested: dict[str, Unchecked] = {}
         for key, value in arguments.items():
-            route = router.by_argument.get(key)
+            route = router.tables.by_argument.get(key)
             if route is not None:
                 # The nested twin uses the nested reading's names (S19.1).
                 nested.setdefault(CHANNEL_ARGUMENT[route.channel], {})[route.argument] = value
-            elif key in router.aliased:
+            elif key in router.tables.aliased:
                 return [_unexpected(key)]
             elif router.body == "wrapped" and key == "body":
                 nested["body"] = value
             elif router.body == "hoisted" and (
-                key in router.body_properties
+                key in router.tables.body_properties
                 or key in router.body_aliases
                 or router.undeclared == "body"
             ):

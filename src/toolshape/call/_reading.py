@@ -29,6 +29,10 @@ def pick_reading(
     A nested tool reads nested only (S13.2). A flat tool reads nested first when every key is
     a channel name that is not also a flat property (and there is one); otherwise flat first,
     then nested when every key is a channel name. A call is never read half and half.
+
+        >>> channels = {"pathParams", "queryParams", "body", "headers"}
+        >>> pick_reading({"body": {"q": 1}}, style="flat", channels=channels, flat_properties={"q"})
+        ('nested', 'flat')
     """
     if style == "nested":
         return NESTED_ONLY

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import parse_qsl, quote
 
@@ -14,10 +14,11 @@ from toolshape.call._encode import BodyPlan, Encoded, check_binary, encode_body
 from toolshape.call._query import Refused, form_pairs, pairs_of, percent, text_of
 from toolshape.model._errors import ArgumentError, ArgumentIssue
 from toolshape.model._http import header_problem
-from toolshape.model._json import Unchecked, thaw
+from toolshape.model._json import Json, Unchecked, thaw
 from toolshape.model._types import (
     CHANNEL_ARGUMENT,
     NO_BODY,
+    BodyEncoding,
     BodyShape,
     Channel,
     Inbound,
@@ -39,22 +40,92 @@ _CHANNEL_OF_ARGUMENT: Mapping[str, Channel] = {v: k for k, v in CHANNEL_ARGUMENT
 
 @dataclass(frozen=True, slots=True)
 class Router:
-    """Everything routing needs, from the plan's data only, built once per plan (S12)."""
+    """How a tool's arguments go back into the HTTP request (S12), built once per tool: from
+    plain data (the fields below), or from a plan (`Router.of(plan)`).
 
-    tool: str
-    """The tool's name, for argument errors."""
+        >>> from toolshape import ParameterRoute, Router, route_args
+        >>> router = Router(
+        ...     method="POST",
+        ...     path="/stores/{storeId}/search",
+        ...     parameters=(ParameterRoute("storeId", "storeId", "path", "simple", False),),
+        ...     body="hoisted",
+        ...     body_properties=("query",),
+        ...     content_type="application/json",
+        ... )
+        >>> request = route_args({"storeId": "s1", "query": "hoodie"}, router)
+        >>> request.url, request.body
+        ('/stores/s1/search', {'query': 'hoodie'})
+    """
+
     method: str
-    content_type: str | None
-    body: BodyShape
-    body_required: bool
-    undeclared: Literal["reject", "body"]
+    """The HTTP method, upper case."""
+    path: str
+    """The path key as written in the document (S1.6)."""
+    parameters: tuple[ParameterRoute, ...] = ()
+    body: BodyShape = "none"
+    body_properties: tuple[str, ...] = ()
+    """The hoisted body's property names (S4.1)."""
+    body_required: bool = False
+    undeclared: Literal["reject", "body"] = "reject"
+    """S7: what a flat call's undeclared argument does."""
+    content_type: str | None = None
+    style: Literal["flat", "nested"] = "flat"
+    """The tool's style: a nested tool's channel members are named by their aliases (S19.1)."""
+    body_aliases: Mapping[str, str] = field(default_factory=dict)
+    """S19.2: a hoisted body property's advertised name → its name in the body."""
+    base_path: str = ""
+    """S20.3: what every request path starts with (a Swagger 2.0 `basePath`)."""
+    body_encoding: BodyEncoding | None = None
+    """S17: how the body becomes bytes; None: the request carries the value, no bytes."""
+    encoding: Mapping[str, Mapping[str, Json]] = field(default_factory=dict)
+    binary: Mapping[str, Mapping[str, Json]] = field(default_factory=dict)
+    security: Security = ((),)
+    """S18.1: the operation's security alternatives."""
+    fixed: tuple[FixedArgument, ...] = ()
+    """S18.4: the arguments the gateway supplies, routed on every call."""
+    tool: str = "tool"
+    """The tool's name, for argument errors."""
+    tables: _Tables = field(init=False, repr=False, compare=False)
+    """What routing reads, computed once from the fields above."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "tables", _Tables.of(self))
+
+    @classmethod
+    def of(cls, plan: Plan) -> Router:
+        """The routing table of `plan` (S12.1)."""
+        return cls(
+            method=plan.method,
+            path=plan.path,
+            parameters=plan.parameters,
+            body=plan.body,
+            body_properties=plan.body_properties,
+            body_required=plan.body_required,
+            undeclared=plan.undeclared,
+            content_type=plan.content_type,
+            style=plan.style,
+            body_aliases=plan.body_aliases,
+            base_path=plan.base_path,
+            body_encoding=plan.body_encoding,
+            encoding=plan.encoding,
+            binary=plan.binary,
+            security=plan.security,
+            fixed=plan.fixed,
+            tool=plan.name,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class _Tables:
+    """A router's lookups, computed once: nothing of them is computed per call."""
+
     by_argument: Mapping[str, ParameterRoute]
     """A flat call's parameter arguments, by advertised name (S19.1)."""
     by_channel: Mapping[Channel, Mapping[str, ParameterRoute]]
     """A nested call's members per channel: by advertised name for a nested tool, by argument
     name for a flat tool's nested reading (S19.1)."""
     base_path: str
-    """S20.3: what every request path starts with (percent-encoded as a path literal)."""
+    """S20.3: the base path, percent-encoded as a path literal."""
     segments: tuple[tuple[str, ...], ...]
     """The path template's `/`-separated segments, each split into literal text (even
     positions) and variable names (odd positions)."""
@@ -66,8 +137,6 @@ class Router:
     """Every query name the operation declares or its path key writes: an exploded object's
     key may not forge one (S12.1)."""
     body_properties: frozenset[str]
-    body_aliases: Mapping[str, str]
-    """S19.2: a hoisted body property's advertised name → its name in the body."""
     aliased: Mapping[str, str]
     """S19: each wire (or argument) name that has an alias → the alias: a flat call using the
     wire name is told the advertised one instead of having it land elsewhere (S7)."""
@@ -78,50 +147,26 @@ class Router:
     cookie_names: frozenset[str]
     """Every cookie name the operation declares or a credential uses: an exploded object's
     key may not forge one (S12.1, S18.3)."""
-    security: Security
-    """S18.1: the operation's security alternatives."""
-    fixed: tuple[FixedArgument, ...]
-    """S18.4: the arguments the gateway supplies, routed on every call."""
     fixed_names: Mapping[str, frozenset[str]]
     """S18.4: the fixed names by where an argument would give them: `""` for a flat call's
     top level, and each nested channel argument (`queryParams`, `body`)."""
 
     @classmethod
-    def of(cls, plan: Plan) -> Router:
-        """The routing table of `plan` (S12.1)."""
-        template, _, _fragment = plan.path.partition("#")  # S1.6: a fragment is never sent
+    def of(cls, router: Router) -> _Tables:
+        """The lookups of `router`'s plain data."""
+        template, _, _fragment = router.path.partition("#")  # S1.6: a fragment is never sent
         template, _, key_query = template.partition("?")
         pairs = tuple(parse_qsl(key_query, keep_blank_values=True))
         by_channel: dict[Channel, dict[str, ParameterRoute]] = {}
-        nested_key = "advertised" if plan.style == "nested" else "argument"
-        for route in plan.parameters:
+        nested_key = "advertised" if router.style == "nested" else "argument"
+        for route in router.parameters:
             by_channel.setdefault(route.channel, {})[getattr(route, nested_key)] = route
-        advertised = {r.advertised for r in plan.parameters} | set(plan.body_aliases)
-        advertised |= set(plan.body_properties) - set(plan.body_aliases.values())
-        aliased = {r.argument: r.alias for r in plan.parameters if r.alias}
-        aliased.update({wire: alias for alias, wire in plan.body_aliases.items()})
-        aliased = {wire: alias for wire, alias in aliased.items() if wire not in advertised}
-        if plan.body == "wrapped":
-            aliased.pop("body", None)
-        written = tuple(
-            quote(part, safe="!$'()*+,;=:@/?%[]~") for part in key_query.split("&") if part
-        )
-        carried = [s for alternative in plan.security for s in alternative if s.kind == "apiKey"]
-        fixed_routes = [f.route for f in plan.fixed if f.route is not None]
-        fixed_names: dict[str, set[str]] = {"": {f.name for f in plan.fixed}}
-        for item in plan.fixed:
-            channel = CHANNEL_ARGUMENT[item.route.channel if item.route else "body"]
-            fixed_names.setdefault(channel, set()).add(item.name)
+        carried = [s for alternative in router.security for s in alternative if s.kind == "apiKey"]
+        fixed_routes = [f.route for f in router.fixed if f.route is not None]
         return cls(
-            tool=plan.name,
-            method=plan.method,
-            content_type=plan.content_type,
-            body=plan.body,
-            body_required=plan.body_required,
-            undeclared=plan.undeclared,
-            by_argument={route.advertised: route for route in plan.parameters},
-            base_path=quote(plan.base_path, safe="/" + _PATH_LITERAL_SAFE),
+            by_argument={route.advertised: route for route in router.parameters},
             by_channel=by_channel,
+            base_path=quote(router.base_path, safe="/" + _PATH_LITERAL_SAFE),
             segments=tuple(
                 tuple(
                     part if i % 2 else quote(part, safe=_PATH_LITERAL_SAFE)
@@ -130,33 +175,55 @@ class Router:
                 for s in template.split("/")
             ),
             key_query=pairs,
-            key_query_encoded=written,
+            key_query_encoded=tuple(
+                quote(part, safe="!$'()*+,;=:@/?%[]~") for part in key_query.split("&") if part
+            ),
             query_names=frozenset(
                 [
-                    *(r.name for r in plan.parameters if r.channel == "query"),
+                    *(r.name for r in router.parameters if r.channel == "query"),
                     *(k for k, _ in pairs),
                     *(s.parameter for s in carried if s.location == "query" and s.parameter),
                     *(r.name for r in fixed_routes if r.channel == "query"),
                 ]
             ),
-            body_properties=frozenset(plan.body_properties),
-            body_aliases=dict(plan.body_aliases),
-            aliased=aliased,
+            body_properties=frozenset(router.body_properties),
+            aliased=_aliased(router),
             body_plan=None
-            if plan.body_encoding is None or plan.content_type is None
-            else BodyPlan(plan.body_encoding, plan.content_type, plan.encoding, plan.binary),
+            if router.body_encoding is None or router.content_type is None
+            else BodyPlan(
+                router.body_encoding, router.content_type, router.encoding, router.binary
+            ),
             channel_names=CHANNEL_NAMES | ({"cookies"} if "cookie" in by_channel else set()),
             cookie_names=frozenset(
                 [
-                    *(r.name for r in plan.parameters if r.channel == "cookie"),
+                    *(r.name for r in router.parameters if r.channel == "cookie"),
                     *(s.parameter for s in carried if s.location == "cookie" and s.parameter),
                     *(r.name for r in fixed_routes if r.channel == "cookie"),
                 ]
             ),
-            security=plan.security,
-            fixed=plan.fixed,
-            fixed_names={k: frozenset(v) for k, v in fixed_names.items() if v},
+            fixed_names=_fixed_names(router.fixed),
         )
+
+
+def _aliased(router: Router) -> dict[str, str]:
+    """S19: each wire (or argument) name that has an alias and is not itself advertised."""
+    advertised = {r.advertised for r in router.parameters} | set(router.body_aliases)
+    advertised |= set(router.body_properties) - set(router.body_aliases.values())
+    aliased = {r.argument: r.alias for r in router.parameters if r.alias}
+    aliased.update({wire: alias for alias, wire in router.body_aliases.items()})
+    aliased = {wire: alias for wire, alias in aliased.items() if wire not in advertised}
+    if router.body == "wrapped":
+        aliased.pop("body", None)
+    return aliased
+
+
+def _fixed_names(fixed: tuple[FixedArgument, ...]) -> dict[str, frozenset[str]]:
+    """S18.4: the fixed names, by where an argument would give them."""
+    names: dict[str, set[str]] = {"": {f.name for f in fixed}}
+    for item in fixed:
+        channel = CHANNEL_ARGUMENT[item.route.channel if item.route else "body"]
+        names.setdefault(channel, set()).add(item.name)
+    return {k: frozenset(v) for k, v in names.items() if v}
 
 
 def _path_value(route: ParameterRoute, value: Unchecked) -> str:
@@ -198,9 +265,16 @@ def _query(route: ParameterRoute, value: Unchecked, router: Router) -> list[tupl
     the first two as the server decodes them, the third exactly as sent."""
     if route.content_type is not None:
         value = json.dumps(value, ensure_ascii=False, allow_nan=False)
-        return form_pairs(route.name, value, "form", True, route.allow_reserved, router.query_names)
+        return form_pairs(
+            route.name, value, "form", True, route.allow_reserved, router.tables.query_names
+        )
     return form_pairs(
-        route.name, value, route.style, route.explode, route.allow_reserved, router.query_names
+        route.name,
+        value,
+        route.style,
+        route.explode,
+        route.allow_reserved,
+        router.tables.query_names,
     )
 
 
@@ -336,7 +410,7 @@ class _Builder:
             elif channel == "header":
                 self.headers.append((route.name.lower(), _header_value(route, value)))
             else:
-                self.cookies.extend(_cookie_pairs(route, value, self.router.cookie_names))
+                self.cookies.extend(_cookie_pairs(route, value, self.router.tables.cookie_names))
         except Refused as refused:
             raise ArgumentError(
                 self.tool, [ArgumentIssue(refused.where or where, refused.keyword, refused.message)]
@@ -351,8 +425,8 @@ class _Builder:
 
 
 def route_args(
-    router: Router,
     arguments: Unchecked,
+    router: Router,
     reading: Reading = "flat",
     *,
     headers: Inbound = None,
@@ -369,6 +443,11 @@ def route_args(
             value with control characters, a key that would forge query structure, a value
             JSON can't spell), or an argument nothing declares.
         CredentialError: `credentials` satisfy no security alternative (S18.2).
+
+        >>> from toolshape import ParameterRoute, Router
+        >>> router = Router("GET", "/things/{id}", (ParameterRoute("id", "id", "path", "simple", False),))
+        >>> route_args({"id": "a/b"}, router).url
+        '/things/a%2Fb'
     """
     applied = apply_credentials(router.security, credentials, router.tool)
     return routed(router, arguments, reading, headers, applied)
@@ -394,10 +473,10 @@ def routed(
         if out.body is not NO_BODY:
             # S14.4: NaN, sets, bytes are not JSON; the text is the S17.2 JSON body too.
             text = json.dumps(out.body, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-            if router.body_plan is not None:
+            if router.tables.body_plan is not None:
                 prefix = "" if reading == "flat" and router.body == "hoisted" else "body"
-                check_binary(router.body_plan, out.body, prefix)  # S17.5
-                encoded = encode_body(router.body_plan, out.body, text, prefix)  # S17
+                check_binary(router.tables.body_plan, out.body, prefix)  # S17.5
+                encoded = encode_body(router.tables.body_plan, out.body, text, prefix)  # S17
     except RecursionError:
         raise ArgumentError(
             router.tool, [ArgumentIssue("", "depth", "the arguments are nested too deeply to send")]
@@ -416,19 +495,23 @@ def routed(
 def _route_flat(router: Router, arguments: dict[str, Unchecked], out: _Builder) -> None:
     body: dict[str, Unchecked] | None = None
     for key, value in arguments.items():
-        route = router.by_argument.get(key)
+        route = router.tables.by_argument.get(key)
         if route is not None:
             out.parameter(route, value, key)
             continue
-        if router.aliased and key in router.aliased:
+        if router.tables.aliased and key in router.tables.aliased:
             raise ArgumentError(
                 router.tool,
-                [ArgumentIssue(key, "additionalProperties", f"is `{router.aliased[key]}` here")],
+                [
+                    ArgumentIssue(
+                        key, "additionalProperties", f"is `{router.tables.aliased[key]}` here"
+                    )
+                ],
             )
         if router.body == "wrapped" and key == "body":
             out.body = value
         elif (
-            key in router.body_properties
+            key in router.tables.body_properties
             or key in router.body_aliases
             or (router.body == "hoisted" and router.undeclared == "body")
         ):
@@ -448,7 +531,7 @@ def _route_nested(router: Router, arguments: dict[str, Unchecked], out: _Builder
         if channel == "body" and router.body != "none":
             out.body = value
             continue
-        routes = router.by_channel.get(channel) if channel is not None else None
+        routes = router.tables.by_channel.get(channel) if channel is not None else None
         if routes is None or not isinstance(value, dict):
             raise out.refuse(key)
         for name, item in value.items():
@@ -487,8 +570,8 @@ def _finish(
     router: Router, out: _Builder, inbound: Inbound, encoded: Encoded | None, applied: Applied
 ) -> Request:
     values = out.path_values
-    path = router.base_path + "/".join(
-        parts[0] if len(parts) == 1 else _segment(parts, values) for parts in router.segments
+    path = router.tables.base_path + "/".join(
+        parts[0] if len(parts) == 1 else _segment(parts, values) for parts in router.tables.segments
     )
     return _assemble(
         router,
@@ -534,13 +617,13 @@ def _assemble(
     if has_body and router.content_type is not None:
         headers.append(("content-type", router.content_type))
     url = path
-    written = [*router.key_query_encoded, *query_encoded]
+    written = [*router.tables.key_query_encoded, *query_encoded]
     if written:
         url += "?" + "&".join(written)
     return Request(
         method=router.method,
         path=path,
-        query=(*router.key_query, *query) if router.key_query else tuple(query),
+        query=(*router.tables.key_query, *query) if router.tables.key_query else tuple(query),
         headers=tuple(headers),
         body=body,
         content_type=router.content_type if has_body else None,

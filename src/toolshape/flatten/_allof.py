@@ -30,6 +30,15 @@ def merge_allof(
     `defs` resolves branches that are `$ref`s to `#/$defs/<name>`. The merged schema has
     `type`, `properties`, the union of `required`, and `additionalProperties: false` when the
     root carries `unevaluatedProperties: false` in a dialect that has it.
+
+        >>> merge_allof({
+        ...     "allOf": [
+        ...         {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]},
+        ...         {"type": "object", "properties": {"note": {"type": "string"}}},
+        ...     ],
+        ...     "unevaluatedProperties": False,
+        ... })
+        {'type': 'object', 'properties': {'id': {'type': 'string'}, 'note': {'type': 'string'}}, 'required': ['id'], 'additionalProperties': False}
     """
     defs = defs or {}
     known = DIALECTS.get(dialect, DIALECTS[DRAFT2020_12])

@@ -55,6 +55,9 @@ def detect_collision(
     `channels` lists each channel with its argument names (header names after S4.5); pass the
     channels in flat order (path, query, body, header, cookie). With `wrapped_body`, the body
     channel's one name is the wrapped body's `body` argument.
+
+        >>> detect_collision([("query", ["id"]), ("body", ["id", "name"])])
+        Collision(name='id', first='query', second='body', wrapped_body=False)
     """
     seen: dict[str, Channel] = {}
     for channel, names in channels:
