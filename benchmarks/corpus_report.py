@@ -1,10 +1,10 @@
-"""Planning outcomes over ../shared/corpus, per document, style and profile, as a Markdown table.
+"""Planning outcomes over the corpus (`TOOLSHAPE_CORPUS`), per document, style and profile, as a Markdown table.
 
-Run: python benchmarks/corpus_report.py  (the output is docs/corpus.md's table);
-     python benchmarks/corpus_report.py --tools  (docs/corpus.md's S16 table);
-     python benchmarks/corpus_report.py --unions  (docs/unions.md's table);
-     python benchmarks/corpus_report.py --security  (docs/corpus.md's S18 table);
-     python benchmarks/corpus_report.py --coverage  (docs/corpus.md's S19/S21 table)
+Run: python -m benchmarks.corpus_report  (the output is docs/corpus.md's table);
+     python -m benchmarks.corpus_report --tools  (docs/corpus.md's S16 table);
+     python -m benchmarks.corpus_report --unions  (docs/unions.md's table);
+     python -m benchmarks.corpus_report --security  (docs/corpus.md's S18 table);
+     python -m benchmarks.corpus_report --coverage  (docs/corpus.md's S19/S21 table)
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Planning the corpus with every operation covered (S19, S21) against planning it by default,
 in one run: `portable_names=True`, `on_collision="rename"` and `on_unflattenable="nested"` all
-on, flat, every document of ../shared/corpus, interleaved with the default (median of --runs).
+on, flat, every corpus document (`TOOLSHAPE_CORPUS`), interleaved with the default (median of --runs).
 
 Run: python -m benchmarks.coverage_speed [--runs 5]
 Goal: within 1.2x the default. (The covering run plans more: the default refuses the tools it

@@ -1,4 +1,4 @@
-"""Pathological inputs (issue 10, "cost that explodes"): each against a baseline of the same run.
+"""Pathological inputs (S14.4: cost that must not explode): each against a baseline of the same run.
 
 Run: python -m benchmarks.pathological [--quick]
 

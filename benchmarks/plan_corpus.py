@@ -1,6 +1,6 @@
-"""Planning speed over ../shared/corpus: operations per second, against json.loads as the floor.
+"""Planning speed over the corpus (`TOOLSHAPE_CORPUS`): operations per second, against json.loads as the floor.
 
-Run: python benchmarks/plan_corpus.py [--runs 5] [--documents box twilio-api-v2010]
+Run: python -m benchmarks.plan_corpus [--runs 5] [--documents box twilio-api-v2010]
 Every figure is measured in this run; ratios compare against the floor of the same run.
 """
 

@@ -1,11 +1,12 @@
-"""Start-up from plans files (issue 17): loading each corpus document's plans file (all tools,
+"""Start-up from plans files (S15.1): loading each corpus document's plans file (all tools,
 each style) against `json.loads` of the same file (the floor) and against planning from the
 document; the first call's cost after loading; peak memory per 1,000 tools loaded.
 
 Run: python -m benchmarks.plans_speed [--number 2] [--repeat 5] [--documents stripe github]
-Times are medians of interleaved rounds measured in this run; ratios are against json.loads of
-the same file, each the median of the rounds' own ratios. `load` checks the envelope, every route and `$defs` key (schemas are checked at
-each tool's first call); `eager` checks every schema at load (`lazy=False`).
+Times are medians of interleaved rounds measured in this run, the garbage collector on; ratios
+are against json.loads of the same file, each the median of the rounds' own ratios (the guard:
+at most 3). `load` checks the whole file, every route, index and `$defs` key (each tool's
+schemas are checked before they are first used); `eager` checks every schema at load.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""How every benchmark here times: medians of repeats, the runs being compared interleaved.
+"""How every benchmark here times: medians of repeats, the runs being compared interleaved, the
+garbage collector on (as in production; `timeit` alone turns it off).
 
 Interleaving (a, b, a, b, ...) puts a baseline and the code under test under the same machine
 load, so their ratio holds even on a noisy machine where the absolute figures drift. Where the
@@ -8,6 +9,7 @@ round's own ratio.
 
 from __future__ import annotations
 
+import gc
 import os
 import statistics
 import timeit
@@ -36,7 +38,8 @@ def rounds(
     times: dict[str, list[float]] = {label: [] for label in runs}
     for _ in range(repeat):
         for label, run in runs.items():
-            times[label].append(timeit.timeit(run, number=number) / number)
+            timer = timeit.Timer(run, setup=gc.enable)  # production conditions: collector on
+            times[label].append(timer.timeit(number=number) / number)
     return times
 
 

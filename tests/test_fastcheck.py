@@ -332,3 +332,31 @@ def test_fast_path_agrees_under_negation_with_special_numbers(
                 assert result == truth, (schema, instance)
     if not compiled:
         pytest.skip("the fast path does not compile this schema: jsonschema alone judges it")
+
+
+HOSTILE = ['"""', "'''", "\nimport os\n", "__import__('os').system('x')", "\\", "{x}", "\x00"]
+
+
+def test_hostile_names_never_enter_the_generated_source() -> None:
+    """S14.4: document text reaches the generated fast path only through its namespace: names,
+    patterns, constants and enum values with quotes, newlines or code in them are nowhere in
+    the source, and the predicate judges them as jsonschema does."""
+    import linecache
+
+    schema = {
+        "type": "object",
+        "properties": {text: {"const": text} for text in HOSTILE},
+        "required": HOSTILE[:2],
+        "patternProperties": {"^" + HOSTILE[3].replace("(", "\\(").replace(")", "\\)"): {}},
+        "additionalProperties": {"enum": HOSTILE},
+    }
+    check = compile_check(schema)
+    assert check is not None
+    source = "".join(linecache.getlines(check.__code__.co_filename))
+    assert source
+    for text in HOSTILE:
+        assert text.strip() not in source, text
+    valid = {text: text for text in HOSTILE}
+    assert check(valid) is verdict(schema, valid) is True
+    invalid = {**valid, '"""': "other"}
+    assert check(invalid) is verdict(schema, invalid) is False
