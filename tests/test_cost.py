@@ -132,3 +132,26 @@ def test_a_catastrophic_pattern_is_warned_and_evaluated_once_per_call(
     with pytest.raises(Exception, match="does not match"):
         plan.call({"v": "aaab"})
     assert calls.count(pattern) == 2
+
+
+def test_four_thousand_clashing_names_get_their_suffixes_in_linear_time() -> None:
+    """S19.2, S14.4: 4,000 parameters whose portable names are all `p` get `p`, `p_2`, ...,
+    `p_4000` without probing every earlier suffix again (quadratic: seconds)."""
+    out = run_bounded(
+        """
+        import time
+        from tests.conftest import make_document
+        from toolshape import Options, plan_operation
+        params = [{"name": f"p{'[]' * (i % 3 + 1)}{'$' * (i // 3)}", "in": "query",
+                   "schema": {"type": "string"}} for i in range(4000)]
+        doc = make_document(None, params, method="get")
+        start = time.perf_counter()
+        (plan,) = plan_operation(doc, "/search", "get", style="flat",
+                                 options=Options.preset(portable_names=True))
+        took = time.perf_counter() - start
+        names = list(plan.input_schema["properties"])
+        assert names[:3] == ["p", "p_2", "p_3"] and names[-1] == "p_4000", names[-3:]
+        print(took)
+        """
+    )
+    assert float(out) < CEILING

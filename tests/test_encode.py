@@ -529,6 +529,20 @@ def test_text_bodies_are_strings_in_their_charset() -> None:
     assert refusal(loose, {"body": {"a": 1}})[1].startswith("a `text/csv` body must be a string")
 
 
+#: Charset names Python knows that are no character set (S14.4): read as UTF-8.
+NOT_CHARSETS = ["rot13", "base64", "hex", "zlib", "bz2", "uu", "quopri", "undefined", "idna"]
+
+
+@pytest.mark.parametrize("charset", NOT_CHARSETS)
+def test_a_charset_that_is_no_character_set_sends_utf8(charset: str) -> None:
+    """S17.6, S14.4: a `charset` naming a codec that is not a character set (bytes to bytes,
+    text to text, or no charset at all) sends the text as UTF-8, whatever the text."""
+    content_type = f"text/plain; charset={charset}"
+    plan = tool(content_type, {"type": "string"}, style="nested")
+    text = "héllo wörld " * 10 + "a" * 80  # longer than one label of `idna`
+    assert sent(plan, {"body": text}) == (content_type, text.encode("utf-8"))
+
+
 def test_other_media_types_plan_warn_and_refuse_to_encode() -> None:
     """S17.7: an XML tool plans, planning warns once, and `encode()` raises EncodeError naming
     the media type."""

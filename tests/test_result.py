@@ -218,3 +218,20 @@ def test_bad_answers_are_toolshape_errors(
     with pytest.raises(ToolshapeError) as caught:
         with_output().result(status, headers, body)
     assert needle in caught.value.message
+
+
+@pytest.mark.parametrize(
+    "charset", ["rot13", "base64", "hex", "zlib", "bz2", "uu", "quopri", "undefined", "idna"]
+)
+def test_an_answer_in_a_charset_that_is_no_character_set_is_read_as_utf8(charset: str) -> None:
+    """S16.4, S14.4: an answer whose `charset` names no character set is decoded as UTF-8, bad
+    bytes replaced; never an exception."""
+    headers = {"content-type": f"text/plain; charset={charset}"}
+    body = "ok é".encode() + b"\xff"
+    assert without_output().result(200, headers, body) == text(200, "ok é\ufffd")
+
+
+def test_a_text_body_with_a_lone_surrogate_is_replaced() -> None:
+    """S16.4, S14.4: a `str` answer holding a lone surrogate is read with it replaced."""
+    answer = without_output().result(200, {"content-type": "text/plain"}, "a\ud800b")
+    assert answer == text(200, "a\ufffd\ufffd\ufffdb")

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from jsonschema import validators
 
 from tests.conftest import STORE_BODY, make_document, only_path, spec_example
-from toolshape import Plan, PlanError, plan_operation
+from toolshape import Plan, PlanError, plan_document, plan_operation
 
 
 def plan(doc: dict[str, Any], style: str = "flat", **kwargs: Any) -> Plan:
@@ -324,3 +324,24 @@ def test_a_schema_without_the_keywords_a_conversion_reads_is_left_alone(
         assert convert_30(dict(schema)) == schema
     if REPAIRED_31.isdisjoint(schema):
         assert repair_31(dict(schema)) == schema
+
+
+@pytest.mark.parametrize(
+    ("schema", "where"),
+    [
+        ({"type": "number", "maximum": float("inf")}, "/maximum"),
+        ({"enum": [1, float("nan")]}, "/enum"),
+        ({"default": {"a": [float("-inf")]}}, "/default"),
+        ({"x-limits": {"high": float("inf")}}, "/x-limits"),
+    ],
+    ids=["a bound", "an enum value", "inside a default", "inside an extension"],
+)
+def test_a_number_json_cannot_write_is_a_schema_error(schema: dict[str, Any], where: str) -> None:
+    """S14.4: a schema number that is not finite (`1e400`, YAML's `.inf`, `.nan`) would be
+    `Infinity` or `NaN` in the advertised schema: a planning error of kind `schema` naming
+    the place."""
+    doc = make_document({"type": "object", "properties": {"a": schema}})
+    (error,) = plan_document(doc, style="flat").errors
+    assert error.kind == "schema"
+    assert "which JSON can't write" in error.message
+    assert f"/properties/a{where}`" in error.message

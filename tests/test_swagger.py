@@ -9,7 +9,7 @@ from urllib.parse import parse_qsl
 
 import pytest
 
-from toolshape import Options, Plan, Request, plan_document
+from toolshape import DocumentError, Options, Plan, Request, plan_document
 from toolshape._yaml import load_yaml
 from toolshape.read._swagger import base_path_of, convert_swagger
 
@@ -436,3 +436,65 @@ def test_the_shop_uploads_a_file_as_multipart(shop: dict[str, Any]) -> None:
     assert b'name="file"; filename="file"' in content
     assert base64.b64decode(PNG) in content
     assert content.count(b'name="labels"') == 2  # `multi`: one part per item
+
+
+# -- hostile documents (S14.4) ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("parameters", "top"),
+    [
+        ([5], {}),
+        ([{"name": ["a"], "in": "query", "type": "string"}], {}),
+        ([{"name": "a", "in": {"x": 1}, "type": "string"}], {}),
+        ([{"name": {"a": 1}, "in": ["query"], "type": "string"}, 5, None], {}),
+        ([], {"host": "api.example", "schemes": 5}),
+        ([], {"host": "api.example", "schemes": [5, None, "http"]}),
+    ],
+    ids=[
+        "a number",
+        "a list name",
+        "a mapping in",
+        "all of them",
+        "schemes a number",
+        "odd schemes",
+    ],
+)
+def test_a_malformed_parameter_or_scheme_is_the_documents_error_never_an_exception(
+    parameters: list[Any], top: dict[str, Any]
+) -> None:
+    """S20.3, S14.4: a parameter that is no object, a `name`/`in` that is no text, `schemes`
+    that is no list: planning ends in tools or planning errors (the parameter's S1.1 error),
+    never a foreign exception."""
+    doc = swagger(operation("get", parameters=parameters), **top)
+    result = plan_document(doc)
+    if parameters:
+        (error,) = result.errors
+        assert error.kind == "parameter"
+        assert "the parameter" in error.message
+        assert "`/paths/~1x/get/parameters/0`" in error.message
+    else:
+        assert len(result.tools) == 1
+        servers = convert_swagger(doc).document["servers"]
+        assert all(s["url"].endswith("://api.example") for s in servers)
+
+
+def test_a_cyclic_parsed_document_is_refused() -> None:
+    """S14.4: a parsed document that holds an object inside itself (JSON can't; a careless
+    caller's data can) is refused with the library's own error, not read forever."""
+    schema: dict[str, Any] = {"type": "object", "properties": {}}
+    schema["properties"]["self"] = schema
+    doc = swagger(operation(parameters=[{"name": "b", "in": "body", "schema": schema}]))
+    with pytest.raises(DocumentError, match="holds an object inside itself"):
+        plan_document(doc)
+
+
+def test_shared_sub_objects_are_converted_once() -> None:
+    """S20.3: a sub-object a YAML anchor shares is converted once and shared again in the 3.0
+    document, not copied path by path."""
+    shared: dict[str, Any] = {"type": "string"}
+    for _ in range(30):  # 2^30 paths through it, 31 objects
+        shared = {"type": "object", "properties": {"a": shared, "b": shared}}
+    doc = swagger(operation(parameters=[{"name": "b", "in": "body", "schema": shared}]))
+    schema = converted_operation(doc)["requestBody"]["content"]["application/json"]["schema"]
+    assert schema["properties"]["a"] is schema["properties"]["b"]

@@ -118,10 +118,61 @@ def test_a_billion_laughs_is_refused_before_it_is_built() -> None:
         timeout=20,
         check=True,
     )
-    # The nodes built: the root, its 10 keys, and lists of 11, 111, ..., 11111111111 nodes.
-    built = 1 + 10 + sum(int("1" * n) for n in range(2, 12))
-    assert built == 12_345_679_021
-    assert f"aliases expand its 31 nodes to {built}, past 100 times" in done.stdout
+    # Each node weighs 1, a scalar 1 more per character. Built: the root, its 10 one-letter
+    # keys (2 each), the list `a` (1 + ten `lol`s of 4 = 41), and each list after it ten times
+    # the one before plus itself: 411, 4111, ... Written: the root, the keys, `a` and its ten
+    # `lol`s, and the nine lists of aliases: 1 + 20 + 41 + 9 = 71.
+    built = 1 + 20 + sum(int("4" + "1" * n) for n in range(1, 11))
+    assert built == 45_679_012_361
+    assert f"expand the 71 nodes and characters it writes to {built}, past 100" in done.stdout
+
+
+def test_one_long_text_aliased_many_times_is_refused() -> None:
+    """S20.2 (scalar characters count): 0.29 MB of text aliased 400 times would build 116 MB;
+    it is refused, in a subprocess with a hard timeout."""
+    text = 's: &s "' + "x" * 290_000 + '"\nl: [' + ", ".join(["*s"] * 400) + "]\n"
+    script = (
+        "import sys; from toolshape._yaml import load_yaml, YamlError\n"
+        "try:\n    load_yaml(sys.stdin.read())\nexcept YamlError as e:\n    print(e)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        input=text,
+        capture_output=True,
+        text=True,
+        timeout=20,
+        check=True,
+    )
+    assert "past 100 times" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("a: !!int abc", "line 1, column 4: 'abc' is not an integer"),
+        ("a: !!float x", "line 1, column 4: 'x' is not a number"),
+        ("a: !!map [1]", "line 1, column 4: a sequence is not a mapping"),
+        ("a: !!omap [1]", "line 1, column 4: a sequence is not a list of mappings"),
+        ("a: !!pairs {a: 1}", "line 1, column 4: a mapping is not a list of mappings"),
+        ("a: !!bool yes", "line 1, column 4: 'yes' is not a boolean"),
+        ("a: " + "9" * 4301, "is not an integer of at most 4300 digits (it has 4301)"),
+    ],
+)
+def test_a_tag_that_does_not_fit_its_value_is_a_yaml_error(text: str, message: str) -> None:
+    """S20.2, S14.4: a tag its value can't carry, or an integer past Python's digit limit, is a
+    `YamlError` naming the place — never a foreign exception."""
+    with pytest.raises(YamlError) as caught:
+        load_yaml(text)
+    assert message in str(caught.value)
+
+
+def test_merge_keys_merge_and_a_plain_double_less_than_is_text() -> None:
+    """S20.2: `<<` as a key merges a mapping; `<<` as a value is text."""
+    assert load_yaml("a: <<\n") == {"a": "<<"}
+    assert load_yaml("b: &x {c: 1}\nd:\n  <<: *x\n  e: 2\n") == {
+        "b": {"c": 1},
+        "d": {"c": 1, "e": 2},
+    }
 
 
 def test_a_few_aliases_are_fine_and_a_recursive_one_is_not() -> None:

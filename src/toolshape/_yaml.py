@@ -9,8 +9,13 @@ the optional extra `toolshape[yaml]`, imported on first use; its C parser is use
 - Dates and times stay their text as written; so do `!!binary` values.
 - Mapping keys are their text as written (`200:` is `"200"`); a key that is a mapping or a
   list is an error.
-- Aliases may expand the document to at most 100 times the nodes it writes (and always to
-  10,000): past that (a "billion laughs") it is refused before anything is built.
+- Aliases may expand the document to at most 100 times what it writes — nodes and scalar
+  characters, counted alike — (and always to 10,000): past that (a "billion laughs", or one
+  long text aliased many times) it is refused before anything is built.
+- A tag that doesn't fit its value (`!!int abc`, `!!map [1]`), an integer past Python's digit
+  limit, a mapping key that is not a scalar: a `YamlError` naming the line and column.
+- `<<` as a key merges a mapping (YAML 1.1's merge key, which YAML files commonly use); `<<` as
+  a value is text.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from __future__ import annotations
 import functools
 import math
 import re
+import sys
 from typing import Any, ClassVar
 
 from toolshape.model._limits import EXPANSION, EXPANSION_FLOOR
@@ -59,6 +65,8 @@ def load_yaml(text: str) -> Any:
         if _ANCHOR.search(text) and _ALIAS.search(text):
             _check_expansion(node, yaml)
         return loader.construct_document(node)
+    except RecursionError:
+        raise YamlError("the document nests too deeply to read") from None
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
@@ -92,8 +100,9 @@ def _loader() -> Any:
         yaml_constructors: ClassVar[dict[str, Any]] = dict(base.yaml_constructors)
 
         def construct_mapping(self, node: Any, deep: bool = False) -> dict[str, Any]:
-            if isinstance(node, yaml.MappingNode):
-                self.flatten_mapping(node)  # `<<` merge keys
+            if not isinstance(node, yaml.MappingNode):
+                raise _wrong(node, "a mapping")
+            self.flatten_mapping(node)  # `<<` merge keys
             out: dict[str, Any] = {}
             for key_node, value_node in node.value:
                 if not isinstance(key_node, yaml.ScalarNode):
@@ -107,18 +116,25 @@ def _loader() -> Any:
             return out
 
     def scalar(_: Any, node: Any) -> str:
-        return str(node.value)
+        return _text_of(node, "a scalar")
 
     def integer(_: Any, node: Any) -> int:
-        text = str(node.value)
+        text = _text_of(node, "an integer")
+        if not _INT.fullmatch(text):
+            raise _wrong(node, "an integer")
         if text.startswith("0o"):
             return int(text[2:], 8)
         if text.startswith("0x"):
             return int(text[2:], 16)
+        digits = len(text.lstrip("+-"))
+        if digits > _DIGITS:
+            raise _wrong(node, f"an integer of at most {_DIGITS} digits (it has {digits})")
         return int(text, 10)
 
     def real(_: Any, node: Any) -> float:
-        text = str(node.value).lower()
+        text = _text_of(node, "a number").lower()
+        if not _FLOAT.fullmatch(text) and not _INT.fullmatch(text):
+            raise _wrong(node, "a number")
         if text.endswith(".inf"):
             return -math.inf if text.startswith("-") else math.inf
         if text == ".nan":
@@ -126,14 +142,24 @@ def _loader() -> Any:
         return float(text)
 
     def boolean(_: Any, node: Any) -> bool:
-        return str(node.value).lower() == "true"
+        text = _text_of(node, "a boolean")
+        if not _BOOL.fullmatch(text):
+            raise _wrong(node, "a boolean")
+        return text.lower() == "true"
 
     def pairs(loader: Any, node: Any) -> list[list[Any]]:
+        if not isinstance(node, yaml.SequenceNode) or not all(
+            isinstance(item, yaml.MappingNode) for item in node.value
+        ):
+            raise _wrong(node, "a list of mappings")
         return [
             [loader.construct_object(k), loader.construct_object(v)]
             for item in node.value
             for k, v in item.value
         ]
+
+    def merge_value(_: Any, node: Any) -> str:
+        return _text_of(node, "text")  # `<<` met as a value, not as a key: text
 
     def members(loader: Any, node: Any) -> dict[str, None]:
         return dict.fromkeys(loader.construct_mapping(node))
@@ -148,6 +174,7 @@ def _loader() -> Any:
         ("omap", pairs),
         ("pairs", pairs),
         ("set", members),
+        ("merge", merge_value),
     ):
         Loader.add_constructor(tag + name, construct)
     for name, pattern, first in (
@@ -161,9 +188,29 @@ def _loader() -> Any:
     return Loader
 
 
+#: Python's limit on the digits of a decimal integer it reads (`sys.get_int_max_str_digits`).
+_DIGITS = sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") else 4300
+
+
+def _wrong(node: Any, wanted: str) -> Exception:
+    """The constructor error of a node whose tag wants `wanted`, where it is."""
+    yaml = _yaml()
+    shown = repr(node.value)[:40] if isinstance(node, yaml.ScalarNode) else f"a {node.id}"
+    error: Exception = yaml.constructor.ConstructorError(
+        None, None, f"{shown} is not {wanted} (its tag is {node.tag})", node.start_mark
+    )
+    return error
+
+
+def _text_of(node: Any, wanted: str) -> str:
+    """A scalar node's text; any other node is an error naming what its tag wants."""
+    if not isinstance(node, _yaml().ScalarNode):
+        raise _wrong(node, wanted)
+    return str(node.value)
+
+
 def _shares(root: Any, yaml: Any) -> bool:
-    """Whether a list or mapping node is reached twice (an alias to it): the one pass most
-    documents need. An alias to a scalar can't multiply anything, so scalars aren't tracked."""
+    """Whether a node is reached twice (an alias to it): the one pass most documents need."""
     mapping, sequence = yaml.MappingNode, yaml.SequenceNode
     seen: set[int] = set()
     stack = [root]
@@ -174,26 +221,26 @@ def _shares(root: Any, yaml: Any) -> bool:
             return True
         seen.add(key)
         if node.__class__ is mapping:
-            for pair in node.value:
-                for part in pair:
-                    if part.__class__ is mapping or part.__class__ is sequence:
-                        stack.append(part)
-        else:
-            stack.extend(
-                item
-                for item in node.value
-                if item.__class__ is mapping or item.__class__ is sequence
-            )
+            stack.extend(part for pair in node.value for part in pair)
+        elif node.__class__ is sequence:
+            stack.extend(node.value)
     return False
 
 
+def _weight(node: Any, yaml: Any) -> int:
+    """What one node builds by itself: 1, and a scalar's characters (S20.2)."""
+    return 1 + len(node.value) if isinstance(node, yaml.ScalarNode) else 1
+
+
 def _check_expansion(root: Any, yaml: Any) -> None:
-    """Refuse a node graph whose aliases expand it past `EXPANSION` times the nodes written,
-    or that refers to itself (JSON can't hold a cycle). Linear in the nodes written."""
+    """Refuse a node graph whose aliases expand it past `EXPANSION` times what it writes —
+    nodes and scalar characters alike — or that refers to itself (JSON can't hold a cycle).
+    Linear in the nodes written."""
     if not isinstance(root, (yaml.MappingNode, yaml.SequenceNode)) or not _shares(root, yaml):
         return
     sizes: dict[int, int] = {}
     on_path: set[int] = set()
+    written = 0
     stack: list[tuple[Any, bool]] = [(root, False)]
     while stack:
         node, done = stack.pop()
@@ -201,7 +248,8 @@ def _check_expansion(root: Any, yaml: Any) -> None:
         if done:
             on_path.discard(key)
             children = _children(node, yaml)
-            sizes[key] = 1 + sum(sizes[id(child)] for child in children)
+            sizes[key] = _weight(node, yaml) + sum(sizes[id(child)] for child in children)
+            written += _weight(node, yaml)
             continue
         if key in sizes:
             continue
@@ -213,11 +261,11 @@ def _check_expansion(root: Any, yaml: Any) -> None:
         on_path.add(key)
         stack.append((node, True))
         stack.extend((child, False) for child in _children(node, yaml) if id(child) not in sizes)
-    built, written = sizes[id(root)], len(sizes)
+    built = sizes[id(root)]
     if built > max(EXPANSION * written, EXPANSION_FLOOR):
         raise YamlError(
-            f"the document's aliases expand its {written} nodes to {built}, past {EXPANSION} "
-            "times what it writes; write the repeated parts out, or fewer times"
+            f"the document's aliases expand the {written} nodes and characters it writes to "
+            f"{built}, past {EXPANSION} times; write the repeated parts out, or fewer times"
         )
 
 

@@ -9,7 +9,6 @@ gives the same bytes (a multipart boundary is derived from the content, S17.4).
 from __future__ import annotations
 
 import binascii
-import codecs
 import hashlib
 import json
 import re
@@ -18,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from toolshape.call._query import SCALAR_SAFE, Refused, form_pairs, percent, text_of
-from toolshape.model._http import media_base, part_media
+from toolshape.model._http import media_base, part_media, text_codec
 from toolshape.model._json import Unchecked
 from toolshape.model._types import BodyEncoding
 
@@ -99,15 +98,11 @@ def check_binary(plan: BodyPlan, body: Unchecked, prefix: str) -> None:
 
 
 def _charset(content_type: str) -> str:
+    """S17.6: the codec of the content type's `charset` (a character set), else UTF-8."""
     for param in content_type.split(";")[1:]:
         key, _, value = param.partition("=")
         if key.strip().lower() == "charset" and value.strip():
-            name = value.strip().strip('"')
-            try:
-                codecs.lookup(name)
-            except LookupError:
-                return "utf-8"
-            return name
+            return text_codec(value.strip().strip('"'))
     return "utf-8"
 
 
@@ -135,7 +130,7 @@ def encode_body(plan: BodyPlan, body: Unchecked, json_text: str, prefix: str) ->
         charset = _charset(declared)
         try:
             return Encoded(body.encode(charset), declared)
-        except UnicodeEncodeError:
+        except UnicodeError:  # a character the charset lacks, a lone surrogate
             raise Refused(prefix, "type", f"the text can't be sent as {charset}") from None
     if kind == "form":
         return Encoded(_form(plan, body, prefix).encode("ascii"), declared)

@@ -9,12 +9,12 @@ answer's body reaches the model, as text or as base64 data.
 from __future__ import annotations
 
 import base64
-import codecs
 import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from toolshape.model._errors import ToolshapeError
+from toolshape.model._http import text_codec
 from toolshape.model._json import JsonObject, Unchecked
 from toolshape.schema._validate import Judge
 
@@ -87,12 +87,9 @@ def is_text(kind: str) -> bool:
 
 
 def decode(body: bytes, charset: str | None) -> str:
-    """The body as text per its charset (UTF-8 by default), undecodable bytes replaced."""
-    try:
-        codecs.lookup(charset or "utf-8")
-    except LookupError:
-        charset = None
-    return body.decode(charset or "utf-8", errors="replace")
+    """The body as text per its charset (a character set, else UTF-8), undecodable bytes
+    replaced (S16.4)."""
+    return body.decode(text_codec(charset), errors="replace")
 
 
 def _body_bytes(body: Unchecked) -> bytes:
@@ -102,8 +99,8 @@ def _body_bytes(body: Unchecked) -> bytes:
         return body
     if isinstance(body, (bytearray, memoryview)):
         return bytes(body)
-    if isinstance(body, str):
-        return body.encode("utf-8")
+    if isinstance(body, str):  # a lone surrogate passes here and is replaced when decoded
+        return body.encode("utf-8", errors="surrogatepass")
     raise ToolshapeError(f"the response body must be bytes (or text), not {type(body).__name__}")
 
 

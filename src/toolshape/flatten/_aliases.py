@@ -30,23 +30,43 @@ def portable(name: str, *, tool: bool = False) -> str:
     return others.sub("_", name).strip("_")[:LIMIT] or "arg"
 
 
-def unique(name: str, taken: set[str], limit: int = LIMIT) -> str:
-    """`name`, or with the first of `_2`, `_3`, … that makes it free (cut to fit `limit`)."""
+class Taken:
+    """Names given so far (S19.2), and for each base name the next suffix to try, so giving
+    `n` clashing names costs `n` steps, not `n²`."""
+
+    __slots__ = ("_next", "names")
+
+    def __init__(self, names: Iterable[str] = ()) -> None:
+        self.names = set(names)
+        self._next: dict[tuple[str, int], int] = {}
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.names
+
+    def add(self, name: str) -> None:
+        self.names.add(name)
+
+
+def unique(name: str, taken: Taken, limit: int = LIMIT) -> str:
+    """`name`, or with the first of `_2`, `_3`, … that makes it free (cut to fit `limit`);
+    the suffixes tried for `name` before are not tried again."""
     if name not in taken:
         return name
-    number = 2
+    key = (name, limit)
+    number = taken._next.get(key, 2)
     while True:
         suffix = f"_{number}"
         candidate = name[: limit - len(suffix)] + suffix
-        if candidate not in taken:
-            return candidate
         number += 1
+        if candidate not in taken:
+            taken._next[key] = number
+            return candidate
 
 
 def portable_aliases(names: Sequence[tuple[Channel, str]]) -> dict[tuple[Channel, str], str]:
     """S19.2: an alias for every name outside `PORTABLE_KEY`, in declaration order; a clash
     with a kept name or an earlier alias takes the next suffix."""
-    taken = {name for _, name in names if PORTABLE_KEY.fullmatch(name)}
+    taken = Taken(name for _, name in names if PORTABLE_KEY.fullmatch(name))
     out: dict[tuple[Channel, str], str] = {}
     for channel, name in names:
         if PORTABLE_KEY.fullmatch(name):

@@ -3,6 +3,7 @@ S12.1, S12.2), as tables."""
 
 from __future__ import annotations
 
+import codecs
 import re
 from collections.abc import Mapping
 
@@ -121,3 +122,24 @@ def body_encoding(content_type: str, binary_schema: bool) -> BodyEncoding:
     if base.startswith("text/"):
         return "text"
     return "unsupported"
+
+
+#: Codecs Python reads as text but that are no character set: a charset naming one is read as
+#: UTF-8 (`idna` and `punycode` encode host names, `undefined` raises on every use, the escape
+#: codecs write Python literals).
+_NOT_CHARSETS = frozenset({"idna", "punycode", "undefined", "unicode-escape", "raw-unicode-escape"})
+
+
+def text_codec(charset: str | None) -> str:
+    """The codec a `charset` parameter names when it is a character set Python knows — one
+    that turns text into bytes and back (not `rot13`, `base64`, `zlib`, ...) — else `utf-8`
+    (S14.4, S16.4, S17.6: a body is never encoded or decoded by anything else)."""
+    if not charset:
+        return "utf-8"
+    try:
+        name = codecs.lookup(charset).name
+        "a".encode(name)  # a bytes-to-bytes or text-to-text codec refuses `str.encode`
+        b"a".decode(name)
+    except (LookupError, UnicodeError, ValueError, TypeError):
+        return "utf-8"
+    return "utf-8" if name in _NOT_CHARSETS else charset

@@ -12,6 +12,7 @@ from typing import TypedDict
 
 from typing_extensions import Unpack
 
+from toolshape.flatten._aliases import Taken
 from toolshape.model._errors import DocumentError, PlanError
 from toolshape.model._json import Unchecked
 from toolshape.model._options import Options, Profile
@@ -124,7 +125,7 @@ def plan_document(
     planned: list[Plan] = []
     errors: list[PlanError] = []
     taken: dict[str, Plan] = {}
-    names: set[str] = set()  # S19.2: portable names given so far, for their suffixes
+    names = Taken()  # S19.2: portable names given so far, for their suffixes
     seen: set[str] = set()
     select = keywords.get("select")
     left_out = 0

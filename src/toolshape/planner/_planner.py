@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from toolshape.flatten._aliases import unique
+from toolshape.flatten._aliases import Taken, unique
 from toolshape.model._errors import PlanError
 from toolshape.model._json import is_map
 from toolshape.model._types import Body
@@ -37,14 +37,14 @@ def plan_operation_tools(
     raw: RawOperation,
     server: ServerSettings,
     tools: ToolSettings,
-    taken: set[str] | None = None,
+    taken: Taken | None = None,
 ) -> tuple[list[Plan], list[PlanError]]:
     """Every tool of one operation (one per content type, S8.2): plans and errors.
 
     With `portable_names` (S19.2), tool names are portable and `taken` holds the names given
     so far in the document: a clash gets `_2`, `_3`, … in declaration order."""
     portable = server.options.portable_names
-    taken = taken if taken is not None else set()
+    taken = taken if taken is not None else Taken()
     key, label = operation_key(raw)
     base = tools.names.get(key, key)
     location = reader.location(raw.pointer)

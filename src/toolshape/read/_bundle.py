@@ -13,6 +13,7 @@ builds from anchors) that expand past `EXPANSION` times their written size.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -553,6 +554,8 @@ class Bundler:
         out: dict[str, Unchecked] = {}
         converts = False
         for key, value in node.items():
+            if type(value) is float and not math.isfinite(value):
+                _not_finite(value, (pointer, key))
             kind, rule, accepted = table.get(key, _UNKNOWN)
             if rule is not None and type(value) is not accepted and not rule(value):
                 if not self._converted(key, value):
@@ -772,6 +775,8 @@ class Bundler:
             }
         if isinstance(value, list):
             return [self._annotation(v, pointer, refs, depth + 1, walk) for v in value]
+        if type(value) is float and not math.isfinite(value):
+            _not_finite(value, pointer)
         return value
 
     def _data(self, value: Unchecked, pointer: Where, walk: _Walk) -> None:
@@ -793,11 +798,22 @@ class Bundler:
                 continue
             seen.add(id(node))
             children = node.values() if is_map(node) else node
-            stack.extend(
-                (c, depth + 1)
-                for c in children  # most data is text and numbers: no ABC asked about them
-                if type(c) not in _SCALARS and isinstance(c, (Mapping, list))
-            )
+            for child in children:  # most data is text and numbers: no ABC asked about them
+                if type(child) is float and not math.isfinite(child):
+                    _not_finite(child, pointer)
+                if type(child) not in _SCALARS and isinstance(child, (Mapping, list)):
+                    stack.append((child, depth + 1))
+
+
+def _not_finite(value: float, pointer: Where) -> NoReturn:
+    """S14.4: a number JSON can't write (`1e400`, YAML's `.inf` and `.nan`) has no place in
+    an advertised schema."""
+    fail(
+        "schema",
+        f"the number at `{render(pointer)}` is {value}, which JSON can't write, so no advertised "
+        "schema can hold it. Use a finite number",
+        "S14.4",
+    )
 
 
 def _unquote(text: str) -> str:

@@ -41,7 +41,7 @@ from toolshape.model._types import (
 )
 from toolshape.read._bundle import Bundler, Problem, fail, kind_of
 from toolshape.read._deep_names import DeepNames
-from toolshape.read._swagger import Converted, convert_swagger, is_swagger2
+from toolshape.read._swagger import Converted, Cycle, convert_swagger, is_swagger2
 from toolshape.schema._dialects import DRAFT2020_12, OPENAPI30, dialect_of
 from toolshape.schema._pointers import escape, subschemas
 from toolshape.schema._views import View
@@ -101,7 +101,16 @@ class DocumentReader:
         self.converted: Converted | None = None
         """S20.3: the 3.0 reading of a Swagger 2.0 document, when it is one."""
         if is_swagger2(document) and "openapi" not in document:
-            self.converted = convert_swagger(document)
+            try:
+                self.converted = convert_swagger(document)
+            except Cycle as cycle:
+                raise DocumentError(
+                    "document",
+                    f"the document holds an object inside itself (under a key `{cycle}`); a "
+                    "document is a tree: a YAML alias may share a part, never hold its own "
+                    "ancestor",
+                    location=f"{source}#",
+                ) from None
             document = self.converted.document
         version = document.get("openapi")
         if "swagger" in document and version is None:

@@ -101,8 +101,12 @@ def base_path_of(value: Unchecked) -> str:
 
 
 def convert_swagger(document: Mapping[str, Unchecked]) -> Converted:
-    """The OpenAPI 3.0 reading of a Swagger 2.0 `document` (S20.3). Never raises for the
-    document's content: what can't be converted is a problem of the operations using it."""
+    """The OpenAPI 3.0 reading of a Swagger 2.0 `document` (S20.3): what can't be converted is
+    a problem of the operations using it.
+
+    Raises:
+        Cycle: the (parsed) document holds an object inside itself.
+    """
     converter = _Converter(document)
     return converter.run()
 
@@ -117,6 +121,11 @@ class _Converter:
         self.problems: dict[str, Problem] = {}
         self.origins: dict[str, str] = dict(_COMPONENT_ORIGINS)
         self.shared_problems: dict[str, str] = {}
+        self.copies: dict[int, Unchecked] = {}  # each sub-object copied once (S14.4)
+
+    def _copy(self, value: Unchecked) -> Unchecked:
+        """`_refs` of `value`, sharing the copies of one conversion."""
+        return _refs(value, self.copies)
 
     def run(self) -> Converted:
         doc = self.doc
@@ -127,10 +136,12 @@ class _Converter:
         }  # fmt: skip
         for key, value in doc.items():
             if key not in skip:
-                out[key] = _refs(value)
+                out[key] = self._copy(value)
         host = doc.get("host")
         if isinstance(host, str) and host:
-            schemes = doc.get("schemes") or ["https"]
+            schemes = doc.get("schemes")
+            if not isinstance(schemes, list) or not schemes:
+                schemes = ["https"]
             base = base_path_of(doc.get("basePath"))
             out["servers"] = [
                 {"url": f"{scheme}://{host}{base}"} for scheme in schemes if isinstance(scheme, str)
@@ -138,7 +149,7 @@ class _Converter:
         components: dict[str, Unchecked] = {}
         definitions = doc.get("definitions")
         if is_map(definitions):
-            components["schemas"] = {name: _refs(s) for name, s in definitions.items()}
+            components["schemas"] = {name: self._copy(s) for name, s in definitions.items()}
         parameters = {}
         for name, param in self.shared.items():
             if is_map(param) and param.get("in") not in ("body", "formData"):
@@ -173,7 +184,7 @@ class _Converter:
 
     def _path_item(self, path: Unchecked, item: Unchecked) -> Unchecked:
         if not is_map(item) or "$ref" in item:
-            return _refs(item)
+            return self._copy(item)
         pointer = f"/paths/{escape(str(path))}"
         shared = item.get("parameters")
         out: dict[str, Unchecked] = {}
@@ -181,7 +192,7 @@ class _Converter:
             if key in _METHODS and is_map(value):
                 out[key] = self._operation(value, f"{pointer}/{key}", shared, pointer)
             elif key != "parameters":
-                out[key] = _refs(value)
+                out[key] = self._copy(value)
         return out
 
     def _operation(
@@ -190,7 +201,7 @@ class _Converter:
         out: dict[str, Unchecked] = {}
         for key, value in op.items():
             if key not in ("parameters", "responses", "consumes", "produces", "schemes"):
-                out[key] = _refs(value)
+                out[key] = self._copy(value)
         merged = self._merged(shared, item_pointer, op.get("parameters"), pointer)
         params: list[Unchecked] = []
         bodies: list[tuple[Mapping[str, Unchecked], str]] = []
@@ -201,12 +212,14 @@ class _Converter:
                 bodies.append((resolved, where))
             elif kind == "formData":
                 form.append((resolved, where))
-            elif is_map(entry) and isinstance(entry.get("$ref"), str):
-                name = _shared_name(entry["$ref"])
+            elif not is_map(resolved) or (is_map(entry) and isinstance(entry.get("$ref"), str)):
+                # A shared parameter (a `$ref`), or one that is no object: as written, for
+                # the 3.0 reader to read, or to refuse by S1.1.
+                name = _shared_name(entry["$ref"]) if is_map(entry) else None
                 if name is not None and name in self.shared_problems:
                     self._problem(pointer, self.shared_problems[name])
                 self.origins[f"{pointer}/parameters/{len(params)}"] = where
-                params.append(_refs(entry))
+                params.append(self._copy(entry))
             else:
                 converted = self._parameter(resolved, where)
                 if isinstance(converted, str):
@@ -254,11 +267,7 @@ class _Converter:
                     if name is not None and name in self.shared:
                         resolved = self.shared[name]
                         where = f"/parameters/{escape(name)}"
-                key = (
-                    (resolved.get("name"), resolved.get("in"))
-                    if is_map(resolved)
-                    else (id(entry), None)
-                )
+                key = _identity(entry, resolved)
                 found[key] = (entry, resolved, where)
         return list(found.values())
 
@@ -293,7 +302,7 @@ class _Converter:
     ) -> dict[str, Unchecked]:
         if "allowEmptyValue" in param:
             self._problem(pointer, _empty_value(param, where))
-        schema = _refs(param.get("schema", {}))
+        schema = self._copy(param.get("schema", {}))
         out: dict[str, Unchecked] = {
             "content": {media: {"schema": schema} for media in consumes},
             "required": param.get("required") is True,
@@ -357,10 +366,10 @@ class _Converter:
         self, response: Unchecked, produces: list[str], pointer: str | None = None
     ) -> Unchecked:
         if not is_map(response) or "$ref" in response:
-            return _refs(response)
+            return self._copy(response)
         out: dict[str, Unchecked] = {"description": response.get("description", "")}
         if "schema" in response:
-            schema = _refs(response["schema"])
+            schema = self._copy(response["schema"])
             out["content"] = {media: {"schema": schema} for media in produces}
             if pointer is not None:
                 for media in produces:
@@ -380,6 +389,16 @@ class _Converter:
 
 
 # -- helpers ---------------------------------------------------------------------------------
+
+
+def _identity(entry: Unchecked, resolved: Unchecked) -> tuple[object, object]:
+    """What makes two parameters the same (S1.1: `name` and `in`), text only: a name or place
+    of another type is its own parameter (and the 3.0 reader refuses it)."""
+    if is_map(resolved):
+        name, where = resolved.get("name"), resolved.get("in")
+        if isinstance(name, str) and isinstance(where, str):
+            return name, where
+    return id(entry), None
 
 
 def _media_list(value: Unchecked) -> list[str]:
@@ -468,33 +487,59 @@ def _ref(value: str) -> str:
     return value
 
 
-def _refs(value: Any) -> Any:
-    """A deep copy of `value` with every `$ref` into the 2.0 shared parts moved under
-    `components`, and 2.0's `discriminator: <name>` as 3.0's `{"propertyName": <name>}`.
-    Iterative: any depth."""
-    root: Any = {} if is_map(value) else [] if isinstance(value, list) else None
-    if root is None:
+class Cycle(Exception):
+    """The document holds an object inside itself (only a parsed object can: JSON can't)."""
+
+
+def _refs(value: Any, copies: dict[int, Any] | None = None) -> Any:
+    """A copy of `value` with every `$ref` into the 2.0 shared parts moved under `components`,
+    and 2.0's `discriminator: <name>` as 3.0's `{"propertyName": <name>}`. Iterative: any
+    depth. Each shared sub-object (a YAML anchor's) is copied once, shared again in the copy
+    (`copies`, by the original's id, across one conversion: S14.4, cost linear in the
+    document's size).
+
+    Raises:
+        Cycle: an object holds itself.
+    """
+    copies = {} if copies is None else copies
+    if not is_map(value) and not isinstance(value, list):
         return value
-    stack: list[tuple[Any, Any]] = [(value, root)]
+    if id(value) in copies:
+        return copies[id(value)]
+    root: Any = {} if is_map(value) else []
+    copies[id(value)] = root
+    # Depth first, each frame an object being copied: its children, where they go, and its
+    # ancestors' ids (an object met among its own ancestors is a cycle).
+    stack: list[tuple[Any, Any, Any]] = [(value, root, iter(_children(value)))]
+    open_ids = {id(value)}
     while stack:
-        source, target = stack.pop()
-        items = source.items() if is_map(source) else enumerate(source)
-        for key, item in items:
-            if key == "$ref" and isinstance(item, str) and is_map(source):
-                item = _ref(item)
-            elif key == "discriminator" and isinstance(item, str) and is_map(source):
-                item = {"propertyName": item}
-            if is_map(item):
-                copy: Any = {}
-            elif isinstance(item, list):
-                copy = []
-            else:
-                copy = None
-            if copy is not None:
-                stack.append((item, copy))
-                item = copy
-            if isinstance(target, dict):
-                target[key] = item
-            else:
-                target.append(item)
+        source, target, children = stack[-1]
+        step = next(children, None)
+        if step is None:
+            stack.pop()
+            open_ids.discard(id(source))
+            continue
+        key, item = step
+        if key == "$ref" and isinstance(item, str) and is_map(source):
+            item = _ref(item)
+        elif key == "discriminator" and isinstance(item, str) and is_map(source):
+            item = {"propertyName": item}
+        elif is_map(item) or isinstance(item, list):
+            if id(item) in open_ids:
+                raise Cycle(str(key))
+            known = copies.get(id(item))
+            if known is None:
+                known = {} if is_map(item) else []
+                copies[id(item)] = known
+                stack.append((item, known, iter(_children(item))))
+                open_ids.add(id(item))
+            item = known
+        if isinstance(target, dict):
+            target[key] = item
+        else:
+            target.append(item)
     return root
+
+
+def _children(node: Any) -> Any:
+    return node.items() if is_map(node) else enumerate(node)
