@@ -190,7 +190,13 @@ _SERVING = frozenset({"spec", "plans", "base_url", "header", "credential"})
 def main(argv: Sequence[str] | None = None) -> int:
     parser = arguments()
     args = parser.parse_args(argv)
-    headers = dict(h.split(":", 1) for h in args.header)
+    headers: dict[str, str] = {}
+    for header in args.header:
+        name, sep, value = header.partition(":")
+        if not sep or not name.strip():
+            print(f"toolshape: --header {header!r} is not NAME: VALUE", file=sys.stderr)
+            return 2
+        headers[name.strip()] = value.strip()  # as curl reads `Name: value`
     if (args.spec is None) == (args.plans is None):
         parser.error("give either a document (SPEC) or --plans FILE")
     if args.plans is not None:

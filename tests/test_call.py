@@ -10,9 +10,11 @@ from tests.conftest import make_document, only_path
 from toolshape import (
     NO_BODY,
     ArgumentError,
+    HeaderError,
     Plan,
     Request,
     Router,
+    ToolshapeError,
     pick_reading,
     plan_operation,
     route_args,
@@ -552,3 +554,48 @@ def test_pattern_python_cannot_compile_warns_at_plan_time_and_rejects_at_call_ti
     error = rejected(plan, {"name": "abc"})
     assert "can't be evaluated" in error.message
     assert plan.call({"n": 1}).body == {"n": 1}
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Host",
+        "Content-Length",
+        "Transfer-Encoding",
+        "Connection",
+        "Keep-Alive",
+        "Proxy-Authorization",
+    ],
+)
+def test_inbound_framing_headers_are_never_forwarded(store: dict[str, Any], name: str) -> None:
+    """S1.5, S12.2: an inbound header the HTTP client owns is left out of the request."""
+    plan = tool(store)
+    request = plan.call(FLAT_CALL, headers={name: "1", "X-Trace": "t"})
+    assert name.lower() not in dict(request.headers)
+    assert dict(request.headers)["x-trace"] == "t"
+
+
+@pytest.mark.parametrize(
+    ("headers", "header", "reason"),
+    [
+        ({"X-Trace": "a\r\nX-Evil: 1"}, "x-trace", "can't contain CR, LF, NUL"),
+        ({"X-Trace": "日本"}, "x-trace", "text outside Latin-1"),
+        ({"X-Trace": 5}, "x-trace", "its value is a int, not text"),
+        ([("X-Trace",)], None, "they must be a mapping or (name, value) pairs"),
+    ],
+    ids=["a line break", "not Latin-1", "not text", "not pairs"],
+)
+def test_an_inbound_header_http_cant_carry_is_the_gateways_error(
+    store: dict[str, Any], headers: Any, header: str | None, reason: str
+) -> None:
+    """S12.2: an inbound header value with CR, LF, NUL or text outside Latin-1 (or headers
+    that are no mapping or pairs) raises a `HeaderError` — a `ToolshapeError` that is not an
+    `ArgumentError`: the gateway's input, not the model's — naming the header, not its value."""
+    with pytest.raises(HeaderError) as caught:
+        tool(store).call(FLAT_CALL, headers=headers)
+    error = caught.value
+    assert not isinstance(error, ArgumentError)
+    assert (error.header, error.tool) == (header, "searchProducts")
+    assert reason in error.message
+    assert "X-Evil" not in error.message
+    assert ToolshapeError.from_dict(error.to_dict()).to_dict() == error.to_dict()

@@ -185,3 +185,43 @@ def test_the_gateways_switches_reach_its_options() -> None:
         on_unflattenable="nested",
         description_limit=80,
     )
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (
+            ["searchProducts", "[" * 30_000 + "]" * 30_000],
+            "ARGS_JSON is not JSON: it nests too deeply",
+        ),
+        (
+            ["searchProducts", '{"limit": ' + "9" * 5000 + "}"],
+            "ARGS_JSON is not JSON: it is not JSON",
+        ),
+        (
+            ["searchProducts", "{}", "--fixed", "limit=" + "[" * 30_000],
+            "is not NAME=JSON (it nests",
+        ),
+        (
+            ["searchProducts", "{}", "--fixed", "limit=" + "1" * 5000],
+            "is not NAME=JSON (it is not JSON",
+        ),
+    ],
+    ids=["deep arguments", "a huge integer", "a deep fixed value", "a huge fixed integer"],
+)
+def test_call_refuses_unreadable_json_with_exit_2(argv: list[str], needle: str) -> None:
+    """S14.4, S24.4: ARGS_JSON or a `--fixed` value nested 30,000 deep or holding an integer past
+    Python's digit limit: a message and exit 2, never a traceback."""
+    example = str(Path(__file__).resolve().parents[1] / "src/toolshape/data/example.openapi.json")
+    code, out, err = run("call", example, *argv)
+    assert code == 2
+    assert needle in err
+    assert "Traceback" not in err
+    assert out == ""
+
+
+def test_the_gateway_refuses_a_header_without_a_colon() -> None:
+    """S23.5: `--header` is `NAME: VALUE`; one without a colon is exit 2 with a message."""
+    from examples.gateway import main as gateway
+
+    assert gateway(["--header", "X-Key abc", "--base-url", "http://x.test"]) == 2

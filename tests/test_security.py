@@ -441,6 +441,8 @@ def test_a_fixed_value_its_schema_rejects_is_a_configuration_error(
     (error,) = result.errors
     assert (error.kind, error.rule, error.property) == ("configuration", "S18.4", next(iter(fixed)))
     assert words in error.reason
+    assert error.message.endswith(f"({error.location})")  # S9.3: the operation's location
+    assert error.location
     assert not any("no operation" in d.message for d in result.diagnostics)
 
 
@@ -570,3 +572,56 @@ def test_no_arguments_change_a_credential_or_a_fixed_value(
     ]
     assert [c for c in cookies if c.split("=", 1)[0] == "session"] == ["session=C"]
     assert request.body["owner"] == "ops"
+
+
+# -- credentials in the headers a request's framing owns (S18.1, S18.2) --------------------------
+
+
+def test_an_api_key_in_the_cookie_header_joins_the_arguments_cookies() -> None:
+    """S18.2: an apiKey sent as the `Cookie` header and cookie parameters make one `cookie`
+    header: the credential's cookies (replacing the inbound header) with the arguments'."""
+    schemes = {"cookieKey": {"type": "apiKey", "in": "header", "name": "Cookie"}}
+    doc = document([{"cookieKey": []}], parameters=[{"name": "a", "in": "cookie"}], method="get")
+    doc["components"]["securitySchemes"] = schemes
+    plan = tool(doc)
+    request = plan.call(
+        {"a": "1"}, credentials={"cookieKey": "s=2; a=7"}, headers={"Cookie": "z=9"}
+    )
+    assert request.headers == (("cookie", "s=2; a=1"),)
+    assert plan.call({}, credentials={"cookieKey": "s=2"}).headers == (("cookie", "s=2"),)
+
+
+def test_two_schemes_of_one_alternative_send_one_authorization_header() -> None:
+    """S18.2: an apiKey in `Authorization` beside a bearer scheme in one alternative: one
+    `authorization` header (the first scheme's), and it replaces the inbound one."""
+    doc = document([{"authKey": [], "bearer": []}], method="get")
+    doc["components"]["securitySchemes"] = {
+        **SCHEMES,
+        "authKey": {"type": "apiKey", "in": "header", "name": "Authorization"},
+    }
+    plan = tool(doc)
+    request = plan.call(
+        {}, credentials={"authKey": "k", "bearer": "t"}, headers={"Authorization": "x"}
+    )
+    assert request.headers == (("authorization", "k"),)
+
+
+def test_an_api_key_in_the_content_type_header_is_a_configuration_error() -> None:
+    """S18.1: a tool whose body's content type owns the header would lose the key: a
+    `configuration` error naming the scheme and ending with the location; a tool without a
+    body plans."""
+    schemes = {**SCHEMES, "typeKey": {"type": "apiKey", "in": "header", "name": "Content-Type"}}
+    documents = [
+        document([{"typeKey": []}], body={"type": "object"}),
+        document([{"typeKey": []}], method="get"),
+    ]
+    for doc in documents:
+        doc["components"]["securitySchemes"] = schemes
+    with_body, without = (plan_document(doc) for doc in documents)
+    (error,) = with_body.errors
+    assert (error.kind, error.rule) == ("configuration", "S18.1")
+    assert (
+        "the security scheme `typeKey` sends its key in the `Content-Type` header" in error.message
+    )
+    assert error.message.endswith("(openapi.json#/paths/~1things/post)")
+    assert len(without.tools) == 1

@@ -37,6 +37,14 @@ def refusal(plan: Plan, arguments: dict[str, Any]) -> tuple[str, str]:
     return issue.path, issue.message
 
 
+def accepted(plan: Plan, arguments: Any) -> Any:
+    """The request for `arguments`, or None when they are refused."""
+    try:
+        return plan.call(arguments)
+    except ArgumentError:
+        return None
+
+
 def planning_error(document: dict[str, Any]) -> PlanError:
     (error,) = plan_document(document).errors
     return error
@@ -184,12 +192,36 @@ def test_a_header_name_that_is_not_a_token_is_a_planning_error(name: str) -> Non
     assert "is not a valid HTTP header name" in error.message
 
 
-@pytest.mark.parametrize("name", ["Host", "Content-Length", "Transfer-Encoding", "Connection"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Host",
+        "Content-Length",
+        "Transfer-Encoding",
+        "Connection",
+        "Keep-Alive",
+        "TE",
+        "Trailer",
+        "Upgrade",
+        "Proxy-Authorization",
+    ],
+)
 def test_framing_headers_are_the_clients(name: str) -> None:
-    """S12.2: a parameter may not set a header that frames or routes the request."""
-    error = planning_error(doc("/t", [{"name": name, "in": "header"}]))
-    assert (error.kind, error.rule) == ("parameter", "S12.2")
-    assert "names a header the HTTP client owns" in error.message
+    """S1.5: a header parameter naming a header that frames or routes the request is left
+    out like `Accept`, with an info diagnostic; the tool still plans (a required
+    `Content-Length` must not lose a working tool), and an argument of that name is refused."""
+    document = doc(
+        "/t", [{"name": name, "in": "header", "required": True}, {"name": "q", "in": "query"}]
+    )
+    result = plan_document(document, style="flat")
+    assert result.errors == ()
+    (tool,) = result.tools
+    assert list(tool.input_schema["properties"]) == ["q"]
+    (note,) = tool.diagnostics
+    assert note.level == "info"
+    assert f"the HTTP client owns `{name}`" in note.message
+    assert accepted(tool, {}) is not None
+    assert accepted(tool, {name.lower(): "1"}) is None
 
 
 @pytest.mark.parametrize(

@@ -5,6 +5,7 @@ packages — `read`, `flatten`, `call`, `plans`, `planner` (and `model`, `schema
 and every public name is here.
 """
 
+from toolshape._load import load_document
 from toolshape.call._engine import compile_engine
 from toolshape.call._mcp import error_result
 from toolshape.call._reading import pick_reading
@@ -19,6 +20,7 @@ from toolshape.model._errors import (
     CredentialError,
     DocumentError,
     EncodeError,
+    HeaderError,
     PlanDataError,
     PlanError,
     PlanErrorKind,
@@ -71,6 +73,7 @@ __all__ = [
     "DocumentError",
     "EncodeError",
     "FixedArgument",
+    "HeaderError",
     "Hoisted",
     "KeyPolicy",
     "Level",
@@ -99,6 +102,7 @@ __all__ = [
     "dump_plans",
     "error_result",
     "hoist_body",
+    "load_document",
     "load_plans",
     "merge_allof",
     "pick_reading",

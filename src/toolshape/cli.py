@@ -15,7 +15,8 @@ from importlib import resources
 from typing import TextIO
 from urllib.parse import unquote
 
-from toolshape._yaml import MissingYaml, YamlError, load_yaml
+from toolshape._load import parse_document as _parse_document
+from toolshape._load import parse_json
 from toolshape.call._mcp import error_result
 from toolshape.model._errors import (
     ArgumentError,
@@ -81,12 +82,13 @@ def fixed_from(items: Sequence[str]) -> dict[str, Json]:
     out: dict[str, Json] = {}
     for item in items:
         name, sep, text = item.partition("=")
+        if not sep or not name:
+            raise ValueError(f"--fixed {item!r} is not NAME=JSON (no `=`)")
         try:
-            if not sep or not name:
-                raise ValueError("no `=`")
-            out[name] = json.loads(text)
-        except ValueError as error:
-            raise ValueError(f"--fixed {item!r} is not NAME=JSON ({error})") from None
+            out[name] = parse_json(text, "the value")
+        except DocumentError as error:
+            reason = error.reason.removeprefix("can't read the value: ")
+            raise ValueError(f"--fixed {item[:80]!r} is not NAME=JSON ({reason})") from None
     return out
 
 
@@ -150,25 +152,9 @@ def parse_document(text: str, path: str) -> Unchecked:
         DocumentUnreadable: neither, with the parser's line and column; or YAML without PyYAML.
     """
     try:
-        return json.loads(text)
-    except RecursionError:
-        raise DocumentUnreadable(f"can't read {path}: it nests too deeply") from None
-    except json.JSONDecodeError as error:
-        if text.lstrip()[:1] in ("{", "["):  # meant as JSON: the JSON parser's word
-            raise DocumentUnreadable(
-                f"can't read {path}: it is not JSON (line {error.lineno}, column "
-                f"{error.colno}: {error.msg})"
-            ) from None
-    try:
-        return load_yaml(text)
-    except MissingYaml as error:
-        raise DocumentUnreadable(f"can't read {path}: it is not JSON, and {error}") from None
-    except YamlError as error:
-        raise DocumentUnreadable(
-            f"can't read {path}: it is neither JSON nor YAML ({error})"
-        ) from None
-    except RecursionError:
-        raise DocumentUnreadable(f"can't read {path}: it nests too deeply") from None
+        return _parse_document(text, path)
+    except DocumentError as error:
+        raise DocumentUnreadable(error.reason) from None
 
 
 def _switches() -> dict[str, tuple[str, ...]]:
@@ -451,12 +437,13 @@ def _call(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """`toolshape call`: print the request (exit 0) or the MCP error answer (exit 1)."""
     try:
         document, source = load_document(args.spec)
-        arguments = json.loads(args.arguments)
+        arguments = parse_json(args.arguments, "ARGS_JSON")
     except DocumentUnreadable as error:
         err.write(f"toolshape: {error}\n")
         return 2
-    except json.JSONDecodeError as error:
-        err.write(f"toolshape: ARGS_JSON is not JSON: {error}\n")
+    except DocumentError as error:
+        reason = error.reason.removeprefix("can't read ARGS_JSON: ")
+        err.write(f"toolshape: ARGS_JSON is not JSON: {reason}\n")
         return 2
     headers = []
     for header in args.header:

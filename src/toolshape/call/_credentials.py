@@ -84,7 +84,8 @@ def _apply(
             problem = header_problem(text)
             if problem is not None:
                 raise refuse(f"can't be sent in a header: {problem}")
-            headers.append((scheme.parameter, text))
+            if all(name != scheme.parameter for name, _ in headers):
+                headers.append((scheme.parameter, text))  # one header per name: the first
     return Applied(tuple(headers), tuple(query), tuple(cookies))
 
 

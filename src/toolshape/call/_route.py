@@ -12,8 +12,8 @@ from urllib.parse import parse_qsl, quote
 from toolshape.call._credentials import NOTHING, Applied, apply_credentials
 from toolshape.call._encode import BodyPlan, Encoded, check_binary, encode_body
 from toolshape.call._query import Refused, form_pairs, pairs_of, percent, text_of
-from toolshape.model._errors import ArgumentError, ArgumentIssue
-from toolshape.model._http import header_problem
+from toolshape.model._errors import ArgumentError, ArgumentIssue, HeaderError
+from toolshape.model._http import client_header, header_problem
 from toolshape.model._json import Json, Unchecked, thaw
 from toolshape.model._types import (
     CHANNEL_ARGUMENT,
@@ -329,24 +329,29 @@ def _cookie_pairs(
 
 
 def _inbound(headers: Inbound, tool: str) -> list[tuple[str, str]]:
+    """S12.2, S1.5: the inbound headers to forward, lower-cased: the client-owned ones
+    (`host`, `content-length`, ...) left out.
+
+    Raises:
+        HeaderError: headers that are no mapping or pairs, or a value HTTP can't carry.
+    """
     if not headers:
         return []
     items = headers.items() if isinstance(headers, Mapping) else headers
     try:
-        out = [(str(name).lower(), value) for name, value in items]
+        pairs = [(str(name).lower(), value) for name, value in items]
     except (TypeError, ValueError):
-        raise ArgumentError(
-            tool,
-            [
-                ArgumentIssue(
-                    "", "headers", "inbound headers must be a mapping or (name, value) pairs"
-                )
-            ],
-        ) from None
-    if not all(isinstance(v, str) for _, v in out):
-        raise ArgumentError(
-            tool, [ArgumentIssue("", "headers", "inbound header values must be strings")]
-        )
+        raise HeaderError(tool, None, "they must be a mapping or (name, value) pairs") from None
+    out = []
+    for name, value in pairs:
+        if client_header(name):
+            continue  # S1.5: the HTTP client frames and routes the request
+        if not isinstance(value, str):
+            raise HeaderError(tool, name, f"its value is a {type(value).__name__}, not text")
+        problem = header_problem(value)
+        if problem is not None:
+            raise HeaderError(tool, name, problem)
+        out.append((name, value))
     return out
 
 
@@ -603,15 +608,21 @@ def _assemble(
     cookies (lists this takes over), the body and its bytes, with the inbound headers merged
     and the credentials applied (S12.2, S12.4, S18.2)."""
     has_body = body is not NO_BODY
+    credential_cookie: str | None = None
     if applied is not NOTHING:  # S18.2: a credential replaces a header of the same name
-        own = {name for name, _ in applied.headers}
-        own_headers = [h for h in own_headers if h[0] not in own] + list(applied.headers)
+        given = [h for h in applied.headers if h[0] != "cookie"]
+        # An apiKey in the `Cookie` header is the cookie header the arguments' cookies join.
+        credential_cookie = next((v for n, v in applied.headers if n == "cookie"), None)
+        own = {name for name, _ in given}
+        own_headers = [h for h in own_headers if h[0] not in own] + given
         cookies.extend(applied.cookies)
         for name, text, wire in applied.query:
             query.append((name, text))
             query_encoded.append(wire)
-    if inbound or cookies:
-        headers = _merge_inbound(router.tool, own_headers, cookies, inbound, has_body)
+    if inbound or cookies or credential_cookie is not None:
+        headers = _merge_inbound(
+            router.tool, own_headers, cookies, inbound, has_body, credential_cookie
+        )
     else:
         headers = own_headers
     if has_body and router.content_type is not None:
@@ -639,23 +650,30 @@ def _merge_inbound(
     cookies: list[tuple[str, str]],
     inbound: Inbound,
     has_body: bool,
+    credential_cookie: str | None = None,
 ) -> list[tuple[str, str]]:
-    """S12.2: inbound headers not replaced by an argument, then the arguments' headers."""
+    """S12.2, S18.2: inbound headers not replaced by an argument or a credential, then the
+    request's own; one `cookie` header: the credential's cookie header (else the inbound
+    one) with the arguments' cookies, each replacing a cookie of the same name."""
     replaced = {name for name, _ in own_headers}
     if has_body:
         replaced.add("content-type")
     headers = [(n, v) for n, v in _inbound(inbound, tool) if n not in replaced]
-    if cookies:
+    if cookies or credential_cookie is not None:
         kept = [h for h in headers if h[0] != "cookie"]
         own = {name for name, _ in cookies}
-        inbound_cookies = [
+        written = (
+            [credential_cookie]
+            if credential_cookie is not None
+            else [v for n, v in headers if n == "cookie"]
+        )
+        carried = [
             c.strip()
-            for n, v in headers
-            if n == "cookie"
+            for v in written
             for c in v.split(";")
-            if c.strip().split("=", 1)[0] not in own
+            if c.strip() and c.strip().split("=", 1)[0] not in own
         ]
-        cookie = "; ".join([*inbound_cookies, *(f"{k}={v}" for k, v in cookies)])
+        cookie = "; ".join([*carried, *(f"{k}={v}" for k, v in cookies)])
         headers = [*kept, ("cookie", cookie)]
     headers.extend(own_headers)
     return headers

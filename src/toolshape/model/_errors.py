@@ -37,6 +37,10 @@ _KEEP_NESTED = (
 )
 
 
+#: S2.3, S2.4: the configuration messages that are exactly as written, with no location.
+_EXACT = frozenset({"S2.3", "S2.4"})
+
+
 class ToolshapeError(Exception):
     """Base class of every error the library raises (S14.4).
 
@@ -129,8 +133,9 @@ class PlanError(ToolshapeError):
 
     @builtins.property
     def message(self) -> str:
-        """The exact text of S2.3, S2.4, S9.1 or S9.2 (or the general frame)."""
-        if self.kind == "configuration":
+        """The exact text of S2.3, S2.4, S9.1 or S9.2 (or the general frame, which ends with
+        the operation's location, S9.3)."""
+        if self.kind == "configuration" and self.rule in _EXACT:
             return self.reason
         where = f" ({self.location})" if self.location else ""
         head = f"MCP tool '{self.tool}' (operation {self.operation}): " if self.tool else ""
@@ -340,6 +345,36 @@ class CredentialError(ToolshapeError):
         )
 
 
+class HeaderError(ToolshapeError):
+    """S12.2: an inbound header `Plan.call` can't forward (a value with CR, LF, NUL or text
+    outside Latin-1, or headers that are no mapping or pairs): the gateway's input, not the
+    model's. The message names the header, never its value."""
+
+    tool: str
+    header: str | None
+    reason: str
+
+    def __init__(self, tool: str, header: str | None, reason: str) -> None:
+        self.tool = tool
+        self.header = header
+        self.reason = reason
+        super().__init__(self.message)
+
+    @property
+    def message(self) -> str:
+        """Which inbound header, and why it can't be forwarded."""
+        which = f"the inbound header `{self.header}`" if self.header else "the inbound headers"
+        return f"Tool '{self.tool}' can't forward {which}: {self.reason}"
+
+    def _fields(self) -> dict[str, Json]:
+        return {"tool": self.tool, "header": self.header, "reason": self.reason}
+
+    @classmethod
+    def _from_fields(cls, data: Mapping[str, Json]) -> HeaderError:
+        header = data.get("header")
+        return cls(str(data["tool"]), None if header is None else str(header), str(data["reason"]))
+
+
 #: Every error class by name, for `ToolshapeError.from_dict` (S15.3).
 _ERROR_CLASSES: dict[str, type[ToolshapeError]] = {
     cls.__name__: cls
@@ -351,5 +386,6 @@ _ERROR_CLASSES: dict[str, type[ToolshapeError]] = {
         ArgumentError,
         EncodeError,
         CredentialError,
+        HeaderError,
     )
 }

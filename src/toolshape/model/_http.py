@@ -12,8 +12,8 @@ from toolshape.model._types import BodyEncoding, Channel, ParamStyle
 #: S1.5: header parameters OpenAPI says to ignore; the content type and credentials own them.
 IGNORED_HEADERS = frozenset({"accept", "content-type", "authorization"})
 
-#: Headers that frame or route the request: the HTTP client owns them, so no argument may set
-#: them (S12.2). A parameter naming one is a planning error.
+#: Headers that frame or route the request: the HTTP client owns them, so no argument sets
+#: them and `Plan.call` never forwards them (S1.5, S12.2); `Proxy-*` too (`client_header`).
 CLIENT_HEADERS = frozenset(
     {
         "host",
@@ -27,6 +27,14 @@ CLIENT_HEADERS = frozenset(
         "upgrade",
     }
 )
+
+
+def client_header(name: str) -> bool:
+    """S1.5: whether a header is one the HTTP client owns (`Host`, `Content-Length`, ...,
+    `Proxy-*`), any case."""
+    lower = name.lower()
+    return lower in CLIENT_HEADERS or lower.startswith("proxy-")
+
 
 #: RFC 9110 `token`: what a header (or cookie) name may be.
 HTTP_TOKEN = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+\Z")  # `\Z`: `$` passes a final newline

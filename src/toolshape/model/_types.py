@@ -178,6 +178,8 @@ class Operation:
     """Patterns in its schemas with nested quantifiers, which can backtrack catastrophically."""
     security: Security = NO_SECURITY
     """S18.1: its security alternatives (its own `security`, else the document's)."""
+    ignored_headers: tuple[str, ...] = ()
+    """S1.5: header parameters left out because the HTTP client owns them (`Content-Length`)."""
 
 
 @dataclass(frozen=True, slots=True)

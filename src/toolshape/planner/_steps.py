@@ -185,6 +185,9 @@ def prepare(
     if isinstance(dialect, Wrapped):
         return place.error("schema", dialect.reason, rule=dialect.rule)
     declare = DIALECTS[dialect].declare
+    lost = _lost_credential(op, body)
+    if lost is not None:
+        return place.error("configuration", lost, rule="S18.1")
     notes = pattern_notes(op, place)
     withheld = withhold(op, fixed, options)
     for item in withheld.fixed:
@@ -487,6 +490,26 @@ def tool_dialect(op: Operation, body: Body | None, default: str) -> str | Wrappe
     return next(iter(found))
 
 
+def _lost_credential(op: Operation, body: Body | None) -> str | None:
+    """S18.1, S12.3: an apiKey in the `Content-Type` header is lost on a tool that sends a
+    body (its content type owns the header): why, or None."""
+    if body is None:
+        return None
+    for alternative in op.security:
+        for scheme in alternative:
+            if (
+                scheme.kind == "apiKey"
+                and scheme.location == "header"
+                and (scheme.parameter or "").lower() == "content-type"
+            ):
+                return (
+                    f"the security scheme `{scheme.name}` sends its key in the `Content-Type` "
+                    "header, which the tool's request body owns, so the key would be lost. "
+                    "Send the key in another header, a query parameter or a cookie"
+                )
+    return None
+
+
 def pattern_notes(op: Operation, place: Place) -> list[Diagnostic]:
     """S13.3: patterns Python can't evaluate, and patterns that can backtrack catastrophically."""
     notes = [
@@ -533,7 +556,8 @@ def _output(
 def _wire_notes(
     op: Operation, body: Body | None, kind: BodyEncoding | None, place: Place
 ) -> list[Diagnostic]:
-    """S17, S16.6: a body toolshape can't encode, and the read-only properties left out."""
+    """S17, S1.5, S16.6: a body toolshape can't encode, the client-owned headers and the
+    read-only properties left out."""
     notes = []
     if kind == "unsupported" and body is not None:
         notes.append(
@@ -542,6 +566,16 @@ def _wire_notes(
                 "MCP tool body can't be encoded",
                 f"toolshape can't encode a `{body.content_type}` body, so `Request.encode()` "
                 "raises EncodeError for this tool; encode `Request.body` yourself (S17.7)",
+            )
+        )
+    if op.ignored_headers:
+        shown = ", ".join(f"`{name}`" for name in op.ignored_headers)
+        notes.append(
+            place.note(
+                "info",
+                "MCP tool header parameters left out",
+                f"the HTTP client owns {shown} (it frames or routes the request), so no "
+                "argument sets them (S1.5)",
             )
         )
     if op.read_only:

@@ -16,7 +16,7 @@ from functools import cache
 from typing import Any
 
 from toolshape.model._errors import PlanDataError
-from toolshape.model._http import CLIENT_HEADERS, HTTP_TOKEN, STYLES
+from toolshape.model._http import HTTP_TOKEN, STYLES, client_header
 from toolshape.model._limits import MAX_DATA_DEPTH, MAX_DEPTH
 from toolshape.plans._fields import (
     DEFS,
@@ -215,7 +215,7 @@ def _http_name_problem(channel: str, name: str) -> str | None:
     """S12.2: a header or cookie name is an HTTP token, and no header the client owns."""
     if channel in ("header", "cookie") and not HTTP_TOKEN.match(name):
         return f"{name!r} is not an HTTP token"
-    if channel == "header" and name.lower() in CLIENT_HEADERS:
+    if channel == "header" and client_header(name):
         return f"{name!r} is a header the client owns"
     return None
 

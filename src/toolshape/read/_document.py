@@ -17,7 +17,6 @@ from typing import TypeVar
 
 from toolshape.model._errors import DocumentError, PlanErrorKind
 from toolshape.model._http import (
-    CLIENT_HEADERS,
     DEFAULT_STYLE,
     HTTP_TOKEN,
     IGNORED_HEADERS,
@@ -25,6 +24,7 @@ from toolshape.model._http import (
     MEDIA_TYPE,
     METHODS,
     STYLES,
+    client_header,
 )
 from toolshape.model._json import Unchecked, is_map
 from toolshape.model._types import (
@@ -140,7 +140,7 @@ class DocumentReader:
         self.response_view = View("writeOnly", clean=self.bundler.clean)
         self._schemes: dict[str, SecurityScheme | Problem] = {}
         self._parameters_read: dict[
-            tuple[int, str], tuple[Unchecked, Parameter | None, tuple[str, ...]]
+            tuple[int, str], tuple[Unchecked, Parameter | str | None, tuple[str, ...]]
         ] = {}
         self.deep_names = DeepNames(lambda: self.bundler.odd_names_seen)
         """S19.2: what each bundled definition holds that no alias reaches, found once."""
@@ -231,7 +231,7 @@ class DocumentReader:
         if not is_map(raw.node):
             fail("document", f"the operation is a {kind_of(raw.node)}, not a mapping")
         refs: list[str] = []
-        params = self._parameters(raw, refs)
+        params, ignored = self._parameters(raw, refs)
         self._check_template(raw.path, params)
         bodies = self._bodies(raw, refs)
         operation_id = raw.node.get("operationId")
@@ -258,6 +258,7 @@ class DocumentReader:
             output_problem=output_problem,
             read_only=read_only,
             security=security,
+            ignored_headers=ignored,
         )
         return self._patterns(op)
 
@@ -454,8 +455,13 @@ class DocumentReader:
                 "S12.2",
             )
 
-    def _parameters(self, raw: RawOperation, refs: list[str]) -> tuple[Parameter, ...]:
+    def _parameters(
+        self, raw: RawOperation, refs: list[str]
+    ) -> tuple[tuple[Parameter, ...], tuple[str, ...]]:
+        """The operation's parameters (S1.1), and the header parameters left out because the
+        HTTP client owns them (S1.5)."""
         merged: dict[tuple[str, str], Parameter] = {}
+        ignored: dict[str, None] = {}
         for listing, base in (
             (raw.path_parameters, raw.path_pointer),
             (raw.node.get("parameters"), raw.pointer + "/parameters"),
@@ -466,16 +472,19 @@ class DocumentReader:
                 fail("parameter", f"`parameters` at `{base}` is a {kind_of(listing)}, not a list")
             for index, entry in enumerate(listing):
                 param = self._parameter(entry, f"{base}/{index}", refs)
-                if param is not None:
+                if isinstance(param, str):
+                    ignored[param] = None
+                elif param is not None:
                     # S1.1: the operation's entry wins for the same (name, in).
                     key = param.name.lower() if param.channel == "header" else param.name
                     merged[(key, param.channel)] = param
-        return tuple(merged.values())
+        return tuple(merged.values()), tuple(ignored)
 
-    def _parameter(self, entry: Unchecked, pointer: str, refs: list[str]) -> Parameter | None:
+    def _parameter(self, entry: Unchecked, pointer: str, refs: list[str]) -> Parameter | str | None:
         """One parameter, read once per place in the document: a component or a path's
         parameter shared by many operations is read (and its schema converted) the first
-        time, then handed out again with the references it made."""
+        time, then handed out again with the references it made. None for a header OpenAPI
+        ignores, the name of a header the HTTP client owns (S1.5)."""
         node = self.bundler.follow(entry, pointer)
         if is_map(entry) and isinstance(entry.get("$ref"), str):
             pointer = self.bundler.pointer_of(entry["$ref"])
@@ -489,7 +498,9 @@ class DocumentReader:
             refs.extend(read[2])
         return read[1]
 
-    def _read_parameter(self, node: Unchecked, pointer: str, refs: list[str]) -> Parameter | None:
+    def _read_parameter(
+        self, node: Unchecked, pointer: str, refs: list[str]
+    ) -> Parameter | str | None:
         if not is_map(node):
             fail("parameter", f"the parameter at `{pointer}` is a {kind_of(node)}, not a mapping")
         name, where = node.get("name"), node.get("in")
@@ -505,6 +516,8 @@ class DocumentReader:
         channel: Channel = where
         if channel == "header" and name.lower() in IGNORED_HEADERS:
             return None  # S1.5
+        if channel == "header" and client_header(name):
+            return name  # S1.5: the HTTP client frames and routes the request
         if channel in ("header", "cookie"):
             self._check_http_name(name, channel, pointer)
         style = node.get("style")
@@ -569,7 +582,7 @@ class DocumentReader:
                 "so no HTTP client can send it. Rename it",
                 "S12.2",
             )
-        if channel == "header" and name.lower() in CLIENT_HEADERS:
+        if channel == "header" and client_header(name):
             fail(
                 kind,
                 f"{what} `{name}` at `{pointer}` names a header the HTTP client owns (it "

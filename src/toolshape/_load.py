@@ -1,0 +1,142 @@
+"""S24.1: documents from files, text or bytes — the one place toolshape reads a file.
+
+`load_document` is what a caller (a notebook, the command line, the server) uses to turn a
+document into the parsed data the library plans from: JSON first, then YAML 1.2 (S20.2, the
+extra `toolshape[yaml]`). Every failure is a `DocumentError` naming the source and, where the
+reader gives them, the line and column — never `ValueError`, `TypeError` or a YAML exception.
+The planning and calling stages never import this module: they take parsed data.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+from toolshape._yaml import MissingYaml, YamlError, load_yaml
+from toolshape.model._errors import DocumentError
+
+
+def load_document(source: str | os.PathLike[str] | bytes | bytearray) -> dict[str, Any]:
+    """The parsed document `source` holds: a `str` or path naming an existing file is read
+    from it; any other `str` is the document's text, `bytes` its bytes (UTF-8).
+
+        >>> load_document('{"openapi": "3.1.0", "paths": {}}')
+        {'openapi': '3.1.0', 'paths': {}}
+
+    Raises:
+        DocumentError: the file can't be read, the text is neither JSON nor YAML (with the line
+            and column), YAML without PyYAML installed, or what it holds is not a mapping.
+    """
+    text, name = _text(source)
+    data = parse_document(text, name)
+    if isinstance(data, str) and data == source:  # one word: meant as a file's name
+        raise DocumentError("document", f"can't read {data}: no such file", location=data)
+    if not isinstance(data, dict):
+        raise DocumentError(
+            "document",
+            f"can't read {name}: it holds {_kind(data)}, not a mapping; an OpenAPI document is "
+            "a mapping with `openapi` (or `swagger`) and `paths`",
+            location=name,
+        )
+    return data
+
+
+def _text(source: str | os.PathLike[str] | bytes | bytearray) -> tuple[str, str]:
+    """The text of `source` and how messages name it."""
+    if isinstance(source, (bytes, bytearray)):
+        return _decoded(bytes(source), "the document"), "the document"
+    if isinstance(source, os.PathLike) or (
+        isinstance(source, str) and "\n" not in source and _is_file(source)
+    ):
+        path = os.fspath(source)
+        try:
+            with open(path, "rb") as handle:
+                data = handle.read()
+        except OSError as error:
+            raise DocumentError(
+                "document", f"can't read {path}: {error.strerror or error}", location=path
+            ) from None
+        return _decoded(data, path), path
+    if isinstance(source, str):
+        return source, "the document"
+    raise DocumentError(
+        "document",
+        f"a document is a path, text or bytes, not {type(source).__name__}",
+    )
+
+
+def _is_file(text: str) -> bool:
+    try:
+        return os.path.isfile(text)
+    except (OSError, ValueError):  # a name the system can't hold (a NUL, too long)
+        return False
+
+
+def _decoded(data: bytes, name: str) -> str:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise DocumentError(
+            "document",
+            f"can't read {name}: it is not UTF-8 text (byte {error.start + 1} is {data[error.start]:#04x})",
+            location=name,
+        ) from None
+
+
+def parse_document(text: str, name: str) -> Any:
+    """S20.2: a document's text as JSON, else as YAML (the extra `toolshape[yaml]`).
+
+    Raises:
+        DocumentError: neither, with the parser's line and column; or YAML without PyYAML.
+    """
+    stripped = text.lstrip()
+    try:
+        return parse_json(text, name)
+    except DocumentError:
+        if stripped[:1] in ("{", "["):  # meant as JSON: the JSON parser's word
+            raise
+    try:
+        return load_yaml(text)
+    except MissingYaml as error:
+        raise DocumentError(
+            "document", f"can't read {name}: it is not JSON, and {error}", location=name
+        ) from None
+    except YamlError as error:
+        raise DocumentError(
+            "document", f"can't read {name}: it is neither JSON nor YAML ({error})", location=name
+        ) from None
+    except RecursionError:
+        raise DocumentError(
+            "document", f"can't read {name}: it nests too deeply", location=name
+        ) from None
+
+
+def parse_json(text: str | bytes, name: str) -> Any:
+    """JSON text as data, every failure a `DocumentError` naming `name`.
+
+    Raises:
+        DocumentError: not JSON (with the line and column), nested too deeply, or an integer
+            past Python's digit limit.
+    """
+    try:
+        return json.loads(text)
+    except RecursionError:
+        reason = "it nests too deeply"
+    except json.JSONDecodeError as error:
+        reason = f"it is not JSON (line {error.lineno}, column {error.colno}: {error.msg})"
+    except (ValueError, TypeError) as error:  # an integer past the digit limit, bad bytes
+        reason = f"it is not JSON ({str(error)[:200]})"
+    raise DocumentError("document", f"can't read {name}: {reason}", location=name)
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    return "text" if isinstance(value, str) else f"a {type(value).__name__}"
