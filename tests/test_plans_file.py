@@ -879,3 +879,137 @@ def test_a_table_entry_is_refused_as_the_plan_data_check_refuses_it(
         assert loaded[1]["message"].split("` ", 1)[1] == reason
     else:
         assert loaded[0] == "request"  # it loads
+
+
+# -- every refusal planning makes, also when loading (S15.1) --------------------------------------
+
+#: One tool: a path parameter, a query parameter, a header parameter, and an apiKey in `X-Key`.
+SERVED: dict[str, Any] = {
+    "openapi": "3.1.0",
+    "info": {"title": "t", "version": "1"},
+    "components": {"securitySchemes": {"key": {"type": "apiKey", "in": "header", "name": "X-Key"}}},
+    "security": [{"key": []}],
+    "paths": {
+        "/things/{id}": {
+            "get": {
+                "operationId": "getThing",
+                "parameters": [
+                    {"name": "id", "in": "path", "required": True, "schema": {"type": "string"}},
+                    {"name": "q", "in": "query", "schema": {"type": "string"}},
+                    {"name": "X-Trace", "in": "header", "schema": {"type": "string"}},
+                ],
+            }
+        }
+    },
+}
+
+
+def route_named(data: dict[str, Any], name: str) -> dict[str, Any]:
+    route: dict[str, Any] = next(r for r in data["routes"] if r["name"] == name)
+    return route
+
+
+@pytest.mark.parametrize(
+    ("change", "field", "reason"),
+    [
+        (
+            lambda d: route_named(d, "X-Trace").update(name="Authorization"),
+            "routes.2.name",
+            "a header the tool's content type or credentials own",
+        ),
+        (
+            lambda d: route_named(d, "X-Trace").update(name="content-type"),
+            "routes.2.name",
+            "a header the tool's content type or credentials own",
+        ),
+        (
+            lambda d: route_named(d, "id").update(name="key", argument="key"),
+            "routes.0.name",
+            "which has no `{key}` in the path",
+        ),
+        (
+            lambda d: d["tools"][0].update(path="/things/{id}/{more}"),
+            "tools.0.path",
+            "has `{more}`, which no path route fills",
+        ),
+        (
+            lambda d: route_named(d, "X-Trace").update(name="x-key"),
+            "routes.2.name",
+            "which a credential fills",
+        ),
+        (
+            lambda d: d["tools"][0].update(path="//evil.example/{id}"),
+            "tools.0.path",
+            "starts with `//`, which names another host",
+        ),
+        (
+            lambda d: d["profiles"][0].update(basePath="//evil.example"),
+            "tools.0.basePath",
+            "starts with `//`, which names another host",
+        ),
+    ],
+    ids=[
+        "Authorization",
+        "Content-Type",
+        "a path route off the path",
+        "a path variable unfilled",
+        "a credential's header",
+        "another host",
+        "a base path to another host",
+    ],
+)
+def test_a_plans_file_is_refused_what_planning_refuses(
+    change: Callable[[dict[str, Any]], Any], field: str, reason: str
+) -> None:
+    """S15.1: loading applies every rule planning applies to a tool's routes — a header the
+    content type or a credential owns, a path route and its `{variable}`, another host — so a
+    tampered file can't send what planning would never have sent; refused by its place, from
+    text and from parsed data alike."""
+    data = json.loads(file_text(plan_document(SERVED, style="flat")))
+    assert [r["name"] for r in data["routes"]] == ["id", "q", "X-Trace"]
+    change(data)
+    loaded = loading(json.dumps(data))
+    assert loaded == loading(data)
+    assert loaded[0] == "PlanDataError"
+    assert loaded[1]["field"] == field
+    assert reason in loaded[1]["message"]
+
+
+def test_an_id_above_references_is_refused_before_it_judges_anything() -> None:
+    """S1.2, S15.1: a schema with `$id` above references (which it would re-base) is refused —
+    by the tool's first use when loaded lazily, at load otherwise."""
+    data = json.loads(file_text(example("flat")))
+    tool = next(t for t in data["tools"] if isinstance(t["inputSchema"].get("$defs"), int))
+    tool["inputSchema"]["$id"] = "https://evil.example/schema"
+    text = json.dumps(data)
+    with pytest.raises(PlanDataError, match="has `\\$id` at `` above references it would re-base"):
+        load_plans(text, lazy=False)
+    lazily = next(t for t in load_plans(text).tools if t.name == tool["name"])
+    with pytest.raises(PlanDataError, match="above references"):
+        lazily.to_mcp_tool()
+
+
+@pytest.mark.parametrize(
+    "use",
+    [
+        lambda t: t.input_schema,
+        lambda t: t.to_mcp_tool(),
+        lambda t: t.to_dict(),
+        hash,
+        lambda t: __import__("pickle").dumps(t),
+        lambda t: t == __import__("dataclasses").replace(t, description="another"),
+    ],
+    ids=["input_schema", "to_mcp_tool", "to_dict", "hash", "pickle", "equality"],
+)
+def test_a_lazily_loaded_schema_is_checked_before_anything_hands_it_out(use: Any) -> None:
+    """S15.1, S14.4: a tool whose schema nests 300 levels deep (or reaches outside) never hands
+    it out unchecked: every accessor — and hashing, equality and pickling, which write it —
+    raises `PlanDataError` first, never `RecursionError` or the schema itself."""
+    data = json.loads(file_text(example("flat")))
+    deep: dict[str, Any] = {"type": "string"}
+    for _ in range(300):
+        deep = {"properties": {"a": deep}}
+    data["tools"][0]["inputSchema"]["properties"]["deep"] = deep
+    (tool, *_) = load_plans(json.dumps(data)).tools
+    with pytest.raises(PlanDataError, match="nested deeper than 128 schema levels"):
+        use(tool)

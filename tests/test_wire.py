@@ -8,7 +8,7 @@ from urllib.parse import unquote
 
 import pytest
 
-from toolshape import ArgumentError, Plan, PlanError, plan_document, plan_operation
+from toolshape import ArgumentError, DocumentError, Plan, PlanError, plan_document, plan_operation
 
 
 def doc(
@@ -84,6 +84,23 @@ def test_a_path_key_that_is_not_a_path_is_a_document_error(key: str) -> None:
     error = planning_error(doc(key, [{"name": "id", "in": "path"}]))
     assert (error.kind, error.rule) == ("document", "S1.6")
     assert f"the path key `{key}` does not start with `/`" in error.message
+
+
+def test_a_path_key_or_base_path_naming_another_host_is_refused() -> None:
+    """S20.3: `//evil.example/x` is a network-path reference (`urljoin` sends it to another
+    host): a path key starting with `//` is the operation's error, a Swagger 2.0 `basePath`
+    starting with `//` the document's."""
+    error = planning_error(doc("//evil.example/{id}", [{"name": "id", "in": "path"}]))
+    assert (error.kind, error.rule) == ("document", "S20.3")
+    assert "starts with `//`, which names another host" in error.message
+    swagger = {
+        "swagger": "2.0",
+        "info": {"title": "t", "version": "1"},
+        "basePath": "//evil.example",
+        "paths": {"/x": {"get": {"responses": {"200": {"description": "ok"}}}}},
+    }
+    with pytest.raises(DocumentError, match="`basePath` `//evil.example` starts with `//`"):
+        plan_document(swagger)
 
 
 # -- query values ----------------------------------------------------------------------------

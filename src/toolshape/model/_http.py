@@ -151,3 +151,12 @@ def text_codec(charset: str | None) -> str:
     except (LookupError, UnicodeError, ValueError, TypeError):
         return "utf-8"
     return "utf-8" if name in _NOT_CHARSETS else charset
+
+
+_VARIABLE = re.compile(r"\{([^{}]*)\}")
+
+
+def template_variables(path: str) -> list[str]:
+    """The `{variables}` of a path key's template (S1.6: before any `?query` or `#fragment`)."""
+    template = path.partition("#")[0].partition("?")[0]
+    return _VARIABLE.findall(template)

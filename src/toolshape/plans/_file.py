@@ -54,6 +54,7 @@ from toolshape.plans._format import (
     requirement_problem,
     route_problem,
     rules_of,
+    tool_problem,
 )
 from toolshape.plans._plan import Plan, PlanResult
 from toolshape.schema._fastcheck import compile_check
@@ -312,6 +313,7 @@ def load_plans(
         [ParameterRoute.from_dict(route) for route in file["routes"]],
         [security_of(requirement) for requirement in file["securityRequirements"]],
         [{f.attr: f.codec.load(p[f.key]) for f in SHARED_FIELDS} for p in file["profiles"]],
+        file,
     )
     checks = _SchemaChecks(file["definitions"], file["defsGroups"], file["tools"])
     plans = [_plan(index, entry, tables, checks, lazy) for index, entry in enumerate(file["tools"])]
@@ -330,17 +332,20 @@ class _Loaded:
     """A loaded file's tables, built once each: its routes, security requirements and the
     values of each entry of shared fields (by `Plan` attribute)."""
 
-    __slots__ = ("profiles", "requirements", "routes")
+    __slots__ = ("file", "profiles", "requirements", "routes")
 
     def __init__(
         self,
         routes: list[ParameterRoute],
         requirements: list[Security],
         profiles: list[dict[str, Any]],
+        file: Mapping[str, Any],
     ) -> None:
         self.routes = routes
         self.requirements = requirements
         self.profiles = profiles
+        self.file = file
+        """The file's data (its tables as written, for the checks of a tool as a whole)."""
 
 
 def _plan(
@@ -354,6 +359,19 @@ def _plan(
     """
     where = f"tools.{index}"
     _check_indices(entry, tables, where)
+    file = tables.file
+    profile = file["profiles"][entry["profile"]]
+    found = tool_problem(
+        {
+            "path": entry["path"],
+            "basePath": profile["basePath"],
+            "parameters": [file["routes"][i] for i in entry["parameters"]],
+            "fixed": profile["fixed"],
+            "security": file["securityRequirements"][entry["security"]],
+        }
+    )
+    if found is not None:  # what planning refuses of a tool's routes as a whole
+        raise _refuse(_table_place(found[0], entry, where), found[1])
     name = entry["name"]
     if name in checks.index_of:
         raise _refuse(f"{where}.name", f"repeats the tool name {name!r}")
@@ -374,6 +392,18 @@ def _plan(
 
 #: The fields of a tool's entry that name entries of the file's tables by index.
 _TABLED = frozenset({"parameters", "security"})
+
+
+def _table_place(field: str, entry: JsonObject, where: str) -> str:
+    """Where in the file a field of a tool's resolved plan data is: a route's in `routes`, a
+    fixed argument's in the tool's entry of `profiles`, the rest in the tool's entry."""
+    head, _, rest = field.partition(".")
+    if head == "parameters":
+        index, _, inside = rest.partition(".")
+        return f"routes.{entry['parameters'][int(index)]}.{inside}"
+    if head == "fixed":
+        return f"profiles.{entry['profile']}.{field}"
+    return f"{where}.{field}"
 
 
 def _check_indices(entry: JsonObject, tables: _Loaded, where: str) -> None:

@@ -16,7 +16,13 @@ from functools import cache
 from typing import Any
 
 from toolshape.model._errors import PlanDataError
-from toolshape.model._http import HTTP_TOKEN, STYLES, client_header
+from toolshape.model._http import (
+    HTTP_TOKEN,
+    IGNORED_HEADERS,
+    STYLES,
+    client_header,
+    template_variables,
+)
 from toolshape.model._limits import MAX_DATA_DEPTH, MAX_DEPTH
 from toolshape.plans._fields import (
     DEFS,
@@ -155,7 +161,55 @@ def serving_problem(data: Any) -> tuple[str, str] | None:
     if fixed is not None:
         return fixed
     found = requirement_problem(data["security"])
-    return None if found is None else (f"security.{found[0]}", found[1])
+    if found is not None:
+        return f"security.{found[0]}", found[1]
+    return tool_problem(data)
+
+
+def tool_problem(data: Any) -> tuple[str, str] | None:
+    """What planning refuses of a tool's routes as a whole, for schema-valid plan data (a
+    plans file's tool with its tables resolved): where, and why — or None. A path or base
+    path naming another host (S20.3), a path route without its `{variable}` or a variable
+    without a route (S12.1), a header route OpenAPI ignores (S1.5) or a `Cookie` header
+    beside cookie routes (S12.2), a route a credential fills (S18.3). A route's problem is
+    named by its place among `parameters` (or the fixed arguments' routes)."""
+    if data["path"].startswith("//"):
+        return "path", "starts with `//`, which names another host"
+    if data["basePath"].startswith("//"):
+        return "basePath", "starts with `//`, which names another host"
+    fixed = [(f"fixed.{i}.route", f["route"]) for i, f in enumerate(data["fixed"]) if f["route"]]
+    routes = [*((f"parameters.{i}", r) for i, r in enumerate(data["parameters"])), *fixed]
+    variables = template_variables(data["path"])
+    carried = {
+        (s["in"], s["parameter"].lower() if s["in"] == "header" else s["parameter"])
+        for alternative in data["security"]
+        for s in alternative
+        if s["type"] == "apiKey"
+    }
+    cookies = any(route["in"] == "cookie" for _, route in routes)
+    for where, route in routes:
+        reason = _route_set_problem(route, variables, carried, cookies)
+        if reason is not None:
+            return f"{where}.name", reason
+    filled = {route["name"] for _, route in routes if route["in"] == "path"}
+    missing = [name for name in variables if name not in filled]
+    if missing:
+        return "path", f"has `{{{missing[0]}}}`, which no path route fills"
+    return None
+
+
+def _route_set_problem(
+    route: Any, variables: list[str], carried: set[tuple[str, str]], cookies: bool
+) -> str | None:
+    """Why one route can't stand among the tool's others, or None (`tool_problem`)."""
+    channel, name = route["in"], route["name"]
+    if channel == "path" and name not in variables:
+        return f"is {name!r}, which has no `{{{name}}}` in the path"
+    if channel == "header" and name.lower() == "cookie" and cookies:
+        return "is 'Cookie', beside cookie routes: two `cookie` headers"
+    if (channel, name.lower() if channel == "header" else name) in carried:
+        return f"is {name!r}, which a credential fills"
+    return None
 
 
 def other_format(data: Any) -> str:
@@ -195,11 +249,14 @@ def requirement_problem(requirement: Any) -> tuple[str, str] | None:
 
 
 def route_problem(route: Any) -> tuple[str, str] | None:
-    """S12.1, S12.2: a schema-valid route's field that can't be served, and why: a style its
-    channel can't use, a header or cookie name HTTP can't carry; or None."""
+    """S12.1, S12.2, S1.5: a schema-valid route's field that can't be served, and why: a style
+    its channel can't use, a header or cookie name HTTP can't carry, a header the tool's
+    content type or credentials own; or None."""
     channel = route["in"]
     if route["style"] not in STYLES[channel]:
         return "style", f"is {route['style']!r}, which {channel} can't use"
+    if channel == "header" and route["name"].lower() in IGNORED_HEADERS:
+        return "name", f"is {route['name']!r}, a header the tool's content type or credentials own"
     problem = _http_name_problem(channel, route["name"])
     return None if problem is None else ("name", problem)
 
@@ -253,6 +310,9 @@ def check_schema_data(
             continue
         if depth > MAX_DEPTH:
             raise _refuse(field, f"is nested deeper than {MAX_DEPTH} schema levels at `{where}`")
+        if isinstance(node.get("$id"), str) and any(True for _ in references(node)):
+            # S1.2: `$id` would re-base the references below it
+            raise _refuse(field, f"has `$id` at `{where}` above references it would re-base")
         declared = node.get("$schema")
         if isinstance(declared, str):
             if UNPLANNED_DIALECTS.match(declared):

@@ -25,6 +25,7 @@ from toolshape.model._http import (
     METHODS,
     STYLES,
     client_header,
+    template_variables,
 )
 from toolshape.model._json import Unchecked, is_map
 from toolshape.model._types import (
@@ -45,8 +46,6 @@ from toolshape.read._swagger import Converted, Cycle, convert_swagger, is_swagge
 from toolshape.schema._dialects import DRAFT2020_12, OPENAPI30, dialect_of
 from toolshape.schema._pointers import escape, subschemas
 from toolshape.schema._views import View
-
-_VARIABLE = re.compile(r"\{([^{}]*)\}")
 
 #: S17.3, S17.4: what an encoding entry may hold, and what each value must be.
 ENCODING_KEYS = {
@@ -74,12 +73,6 @@ class RawOperation:
     """Why the path item itself can't be read (a bad `$ref`, not a mapping, a bad key)."""
 
 
-def template_variables(path: str) -> list[str]:
-    """The `{variables}` of a path key's template (S1.6: before any `?query` or `#fragment`)."""
-    template = path.partition("#")[0].partition("?")[0]
-    return _VARIABLE.findall(template)
-
-
 #: What a request view rewrites the schema of (S16.6).
 _Viewed = TypeVar("_Viewed", Parameter, Body)
 
@@ -101,6 +94,14 @@ class DocumentReader:
         self.converted: Converted | None = None
         """S20.3: the 3.0 reading of a Swagger 2.0 document, when it is one."""
         if is_swagger2(document) and "openapi" not in document:
+            base = document.get("basePath")
+            if isinstance(base, str) and base.strip().startswith("//"):
+                raise DocumentError(
+                    "document",
+                    f"the document's `basePath` `{base}` starts with `//`, which names another "
+                    "host, so every request would be sent there. Start it with one `/`",
+                    location=f"{source}#/basePath",
+                )
             try:
                 self.converted = convert_swagger(document)
             except Cycle as cycle:
@@ -188,6 +189,13 @@ class DocumentReader:
                     f"the path key `{path}` does not start with `/`, so it is not a path "
                     "template (an absolute URL or a bare name would send the request elsewhere)",
                     "S1.6",
+                )
+            elif path.startswith("//"):
+                problem = Problem(
+                    "document",
+                    f"the path key `{path}` starts with `//`, which names another host, so the "
+                    "request would be sent there. Start it with one `/`",
+                    "S20.3",
                 )
             try:
                 item = self.bundler.follow(item, pointer)
