@@ -99,7 +99,7 @@ def test_a_path_key_or_base_path_naming_another_host_is_refused() -> None:
         "basePath": "//evil.example",
         "paths": {"/x": {"get": {"responses": {"200": {"description": "ok"}}}}},
     }
-    with pytest.raises(DocumentError, match="`basePath` `//evil.example` starts with `//`"):
+    with pytest.raises(DocumentError, match=r"`basePath` `//evil\.example` starts with `//`"):
         plan_document(swagger)
 
 
