@@ -808,3 +808,50 @@ def test_stripe_form_bodies_are_what_stripe_reads(
         if k not in plan.input_schema["properties"] or k in plan.body_properties
     }
     assert parse_qsl(content.decode("ascii"), keep_blank_values=True) == stripe_form(body)
+
+
+FORGED_FORM = {
+    "type": "object",
+    "properties": {
+        "meta": {
+            "type": "object",
+            "properties": {"plan": {"enum": ["free", "pro"]}},
+            "additionalProperties": False,
+        },
+        "name": {"type": "string"},
+    },
+}
+
+
+@pytest.mark.parametrize(
+    "content_type", ["application/x-www-form-urlencoded", "multipart/form-data"]
+)
+@pytest.mark.parametrize("style", ["flat", "nested"])
+@pytest.mark.parametrize(
+    "call",
+    [
+        {"meta[plan]": "evil"},
+        {"meta": {"plan": "pro"}, "meta[plan]": "evil"},
+        {"meta[plan]": "evil", "meta": {"plan": "pro"}},
+        {"meta]x": "evil"},
+    ],
+    ids=["alone", "after", "before", "a closing bracket"],
+)
+def test_an_undeclared_form_key_never_forges_a_declared_fields_structure(
+    content_type: str, style: str, call: dict[str, Any]
+) -> None:
+    """S17.3, S14.3: in an open form body, an undeclared `meta[plan]` would be read by the
+    server as `meta.plan`, past `meta`'s own schema (its `enum`): an argument error naming the
+    key, whatever the order of the arguments; an undeclared key of no declared field is sent."""
+    plan = tool(
+        content_type, FORGED_FORM, {"meta": {"style": "deepObject", "explode": True}}, style=style
+    )
+    arguments = call if style == "flat" else {"body": call}
+    path, message = refusal(plan, arguments)
+    key = next(k for k in call if k != "meta")
+    assert path == (key if style == "flat" else f"body.{key}")
+    assert message.startswith(f"the key `{key}` would be read as part of the field `meta`")
+    sent_type, content = sent(
+        plan, {"other[x]": "1"} if style == "flat" else {"body": {"other[x]": "1"}}
+    )
+    assert b"other[x]" in content or b'name="other[x]"' in content

@@ -38,6 +38,9 @@ class BodyPlan:
     """S17.3, S17.4: the media type's `encoding` map."""
     binary: Mapping[str, Mapping[str, Unchecked]]
     """S17.5: the body's top-level binary properties: `{"mediaType": ..., "array": bool}`."""
+    declared: frozenset[str] = frozenset()
+    """The body's declared top-level properties: an undeclared form key may not forge the
+    structure of one (`meta[plan]` beside `meta`, S17.3)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +152,7 @@ def _form(plan: BodyPlan, body: Unchecked, prefix: str) -> str:
     """S17.3: `application/x-www-form-urlencoded`, each field per its encoding entry."""
     fields = _object(body, prefix, "form")
     names = frozenset(fields)
+    _check_keys(fields, plan.declared, prefix)
     pieces: list[str] = []
     taken: set[str] = set()
     encoding = plan.encoding
@@ -176,6 +180,33 @@ def _form(plan: BodyPlan, body: Unchecked, prefix: str) -> str:
             refused.where = refused.where or (f"{prefix}.{name}" if prefix else name)
             raise
     return "&".join(pieces)
+
+
+def _check_keys(fields: Mapping[str, Unchecked], declared: frozenset[str], prefix: str) -> None:
+    """S17.3, S17.4, S14.3: no undeclared key of a form may forge the structure of a declared
+    field (`meta[plan]` beside `meta`, whose schema would not judge it), whatever the order.
+
+    Raises:
+        Refused: naming the key and the field.
+    """
+    for name in fields:
+        forged = _forged(name, declared)
+        if forged is not None:
+            raise Refused(
+                f"{prefix}.{name}" if prefix else name,
+                "additionalProperties",
+                f"the key `{name}` would be read as part of the field `{forged}`, which this "
+                "operation declares (a form key's brackets name a structure)",
+            )
+
+
+def _forged(name: str, declared: frozenset[str]) -> str | None:
+    """S17.3: the declared field an undeclared form key with brackets would write into, or
+    None."""
+    if name in declared or ("[" not in name and "]" not in name):
+        return None
+    base = name.split("[", 1)[0].split("]", 1)[0]
+    return base if base in declared else None
 
 
 def _deep_scalars(
@@ -249,6 +280,7 @@ def _part(name: str, content: bytes, content_type: str, filename: bool) -> tuple
 def _multipart(plan: BodyPlan, body: Unchecked, prefix: str) -> Encoded:
     """S17.4: one part per field in body order; binary fields as bytes with a filename."""
     fields = _object(body, prefix, "multipart")
+    _check_keys(fields, plan.declared, prefix)
     parts: list[tuple[bytes, bytes]] = []
     for name, value in fields.items():
         if value is None:

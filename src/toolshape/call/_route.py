@@ -79,6 +79,9 @@ class Router:
     """S17: how the body becomes bytes; None: the request carries the value, no bytes."""
     encoding: Mapping[str, Mapping[str, Json]] = field(default_factory=dict)
     binary: Mapping[str, Mapping[str, Json]] = field(default_factory=dict)
+    body_names: tuple[str, ...] = ()
+    """The body's declared top-level properties (hoisted or not): an undeclared form key may
+    not forge the structure of one (S17.3)."""
     security: Security = ((),)
     """S18.1: the operation's security alternatives."""
     fixed: tuple[FixedArgument, ...] = ()
@@ -109,6 +112,7 @@ class Router:
             body_encoding=plan.body_encoding,
             encoding=plan.encoding,
             binary=plan.binary,
+            body_names=plan.body_properties or _body_names(plan),
             security=plan.security,
             fixed=plan.fixed,
             tool=plan.name,
@@ -191,7 +195,11 @@ class _Tables:
             body_plan=None
             if router.body_encoding is None or router.content_type is None
             else BodyPlan(
-                router.body_encoding, router.content_type, router.encoding, router.binary
+                router.body_encoding,
+                router.content_type,
+                router.encoding,
+                router.binary,
+                frozenset(router.body_names),
             ),
             channel_names=CHANNEL_NAMES | ({"cookies"} if "cookie" in by_channel else set()),
             cookie_names=frozenset(
@@ -203,6 +211,17 @@ class _Tables:
             ),
             fixed_names=_fixed_names(router.fixed),
         )
+
+
+def _body_names(plan: Plan) -> tuple[str, ...]:
+    """The top-level property names of a nested tool's body schema (through one `$ref`)."""
+    nested = plan._nested
+    schema = nested.get("properties", {}).get("body")
+    if isinstance(schema, Mapping) and isinstance(schema.get("$ref"), str):
+        name = schema["$ref"].removeprefix("#/$defs/")
+        schema = nested.get("$defs", {}).get(name)
+    properties = schema.get("properties") if isinstance(schema, Mapping) else None
+    return tuple(properties) if isinstance(properties, Mapping) else ()
 
 
 def _aliased(router: Router) -> dict[str, str]:
