@@ -225,3 +225,52 @@ def test_the_gateway_refuses_a_header_without_a_colon() -> None:
     from examples.gateway import main as gateway
 
     assert gateway(["--header", "X-Key abc", "--base-url", "http://x.test"]) == 2
+
+
+def test_document_text_reaches_the_terminal_escaped(tmp_path: Path) -> None:
+    """S24.4: control characters in document text (an ESC sequence in a summary or an
+    operationId) are printed as escapes, in the table and in `--json` alike (where the escape
+    is JSON's own)."""
+    evil = "Evil \x1b[2J\x1b]0;owned\x07 \x9b31m title"
+    doc = make_document(STORE_BODY, operation={"summary": evil})
+    spec = tmp_path / "doc.json"
+    spec.write_text(json.dumps(doc), encoding="utf-8")
+    for argv in (["plan", str(spec)], ["plan", str(spec), "--json"]):
+        code, out, err = run(*argv)
+        assert code == 0, err
+        assert not any(c in out for c in "\x1b\x07\x9b")
+        assert "\\u001b[2J" in out
+    code, out, _ = run("plan", str(spec), "--json")
+    assert json.loads(out)["tools"][0]["title"] == evil
+
+
+def test_a_dash_reads_the_document_from_standard_input(tmp_path: Path) -> None:
+    """S24.4: `toolshape plan -` reads the document from standard input."""
+    example = Path(__file__).resolve().parents[1] / "src/toolshape/data/example.openapi.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "toolshape", "plan", "-", "--json"],
+        input=example.read_bytes(),
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    names = [tool["name"] for tool in json.loads(done.stdout)["tools"]]
+    assert "searchProducts" in names
+
+
+def test_a_closed_pipe_ends_the_command_quietly() -> None:
+    """S24.4: `toolshape plan --json | head -1` ends without a `BrokenPipeError` traceback
+    (the output, far larger than a pipe's buffer, is cut off)."""
+    spec = Path(__file__).parent / "data" / "corpus" / "stripe.json"
+    done = subprocess.run(
+        f"{sys.executable} -m toolshape plan {spec} --json | head -1",
+        shell=True,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.stdout == "{\n"
+    assert "Traceback" not in done.stderr
+    assert "BrokenPipeError" not in done.stderr

@@ -75,3 +75,20 @@ def test_collision_pairs(channels: Names, wrapped: bool, expected: Collision | N
 def test_collision_reasons_name_both_channels(collision: Collision, reason: str) -> None:
     """S9.1: the reason names the argument and both channels (a wrapped body: the parameter's)."""
     assert collision.reason == reason
+
+
+@pytest.mark.parametrize(
+    ("collision", "channels"),
+    [
+        (Collision("id", "query", "body"), ("queryParams", "body")),
+        (Collision("body", "query", "body", wrapped_body=True), ("queryParams", "body")),
+        (Collision("body", "body", "header", wrapped_body=True), ("headers", "body")),
+        (Collision("body", "body", "cookie", wrapped_body=True), ("cookies", "body")),
+    ],
+)
+def test_a_wrapped_body_collision_names_the_parameters_channel_first(
+    collision: Collision, channels: tuple[str, str]
+) -> None:
+    """S9.1: a parameter named `body` beside a wrapped body is named by its own channel
+    (`headers`, `cookies`) — first, wherever it sorts — never as `body`."""
+    assert collision.channels == channels

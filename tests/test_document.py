@@ -363,3 +363,60 @@ def test_a_definition_inside_a_draft07_schema_is_read_as_draft07() -> None:
     (error,) = result.errors
     assert error.tool == "c"
     assert "`items`" in error.message
+
+
+@pytest.mark.parametrize(
+    ("schemas", "shown"),
+    [
+        (
+            {"A": {"anyOf": [{"$ref": "#/components/schemas/A"}]}},
+            "`#/components/schemas/A` → `#/components/schemas/A`",
+        ),
+        (
+            {
+                "A": {"allOf": [{"$ref": "#/components/schemas/B"}]},
+                "B": {"oneOf": [{"type": "string"}, {"not": {"$ref": "#/components/schemas/A"}}]},
+            },
+            "`#/components/schemas/A` → `#/components/schemas/B` → `#/components/schemas/A`",
+        ),
+        (
+            {"A": {"if": {"$ref": "#/components/schemas/A"}}},
+            "`#/components/schemas/A` → `#/components/schemas/A`",
+        ),
+    ],
+    ids=["anyOf itself", "through another", "if itself"],
+)
+def test_a_schema_reaching_itself_in_place_is_a_reference_error(
+    schemas: dict[str, Any], shown: str
+) -> None:
+    """S1.2: a schema that reaches itself through applicators that stay at the same value
+    (`$ref`, `allOf`/`anyOf`/`oneOf`, `not`, `if`/`then`/`else`) can judge nothing: a planning
+    error of kind `reference` naming it — not a tool every call of which is refused."""
+    doc = make_document(
+        {"type": "object", "properties": {"x": {"$ref": "#/components/schemas/A"}}},
+        components={"schemas": schemas},
+    )
+    result = plan_document(doc, style="flat")
+    assert result.tools == ()
+    (error,) = result.errors
+    assert (error.kind, error.rule) == ("reference", "S1.2")
+    assert "the schema `#/components/schemas/A` reaches itself without descending" in error.message
+    assert shown in error.message
+
+
+def test_a_recursive_schema_that_descends_plans() -> None:
+    """S1.2, S4.4: recursion through `properties` or `items` descends into the value: fine."""
+    tree = {
+        "type": "object",
+        "properties": {
+            "children": {"type": "array", "items": {"$ref": "#/components/schemas/Tree"}},
+            "parent": {"anyOf": [{"$ref": "#/components/schemas/Tree"}, {"type": "null"}]},
+        },
+    }
+    doc = make_document(
+        {"$ref": "#/components/schemas/Tree"}, components={"schemas": {"Tree": tree}}
+    )
+    (tool,) = plan_document(doc, style="flat").tools
+    assert tool.call({"storeId": "s", "x-tenant": "t", "children": [{"children": []}]}).body == {
+        "children": [{"children": []}]
+    }

@@ -851,7 +851,5 @@ def test_an_undeclared_form_key_never_forges_a_declared_fields_structure(
     key = next(k for k in call if k != "meta")
     assert path == (key if style == "flat" else f"body.{key}")
     assert message.startswith(f"the key `{key}` would be read as part of the field `meta`")
-    _, content = sent(
-        plan, {"other[x]": "1"} if style == "flat" else {"body": {"other[x]": "1"}}
-    )
+    _, content = sent(plan, {"other[x]": "1"} if style == "flat" else {"body": {"other[x]": "1"}})
     assert b"other[x]" in content or b'name="other[x]"' in content

@@ -224,6 +224,20 @@ ALLOF: list[tuple[str, dict[str, Any], Any]] = [
         },
     ),
     (
+        "$schema beside (S6.1)",
+        {
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "allOf": [BASE, NOTE],
+            "unevaluatedProperties": False,
+        },
+        {
+            "type": "object",
+            "properties": {"id": {"type": "string"}, "note": {"type": "string"}},
+            "required": ["id", "note"],
+            "additionalProperties": False,
+        },
+    ),
+    (
         "equal schema twice",
         {"allOf": [BASE, BASE]},
         {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]},

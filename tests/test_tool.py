@@ -552,3 +552,56 @@ def test_views_count_in_the_corpus_report_form() -> None:
     infos = [d for d in result.diagnostics if d.level == "info"]
     assert len(infos) == 1
     assert infos[0].message.startswith("MCP tool request view for tool 'op'")
+
+
+@pytest.mark.parametrize("style", ["flat", "nested"])
+def test_a_name_read_only_in_one_allof_branch_leaves_every_branchs_required(style: str) -> None:
+    """S16.6 (PagerDuty): `id` is `readOnly` in one branch of an `allOf` and required by a
+    sibling branch (a shared definition): it leaves that branch's `required` too, so a call
+    without `id` is valid, in either style; the shared definition itself is unchanged."""
+    document = {
+        "openapi": "3.0.3",
+        "info": {"title": "t", "version": "1"},
+        "paths": {
+            "/things": {
+                "post": {
+                    "operationId": "makeThing",
+                    "requestBody": {
+                        "required": True,
+                        "content": {
+                            "application/json": {"schema": {"$ref": "#/components/schemas/Thing"}}
+                        },
+                    },
+                }
+            }
+        },
+        "components": {
+            "schemas": {
+                "Thing": {
+                    "allOf": [
+                        {"$ref": "#/components/schemas/Base"},
+                        {
+                            "type": "object",
+                            "properties": {
+                                "id": {"type": "string", "readOnly": True},
+                                "name": {"type": "string"},
+                            },
+                        },
+                    ]
+                },
+                "Base": {
+                    "type": "object",
+                    "properties": {"kind": {"type": "string"}},
+                    "required": ["id", "kind"],
+                },
+            }
+        },
+    }
+    (plan,) = plan_document(document, style=style).tools
+    call = {"kind": "k"} if style == "flat" else {"body": {"kind": "k"}}
+    assert plan.call(call).body == {"kind": "k"}
+    assert "id" not in json.dumps(plan.input_schema["properties"])
+    assert plan.input_schema.get("$defs", {}).get("Base", {}).get("required", ["id", "kind"]) == [
+        "id",
+        "kind",
+    ]

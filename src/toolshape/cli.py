@@ -12,7 +12,7 @@ import sys
 import typing
 from collections.abc import Mapping, Sequence
 from importlib import resources
-from typing import TextIO
+from typing import Protocol
 from urllib.parse import unquote
 
 from toolshape._load import parse_document as _parse_document
@@ -35,6 +35,33 @@ from toolshape.read._select import Select
 
 EXAMPLE = "example.openapi.json"
 """The bundled example document `toolshape plan` reads when no SPEC is given."""
+
+
+#: S24.4: control characters a document may hold (C0 but tab and newline, DEL, C1), which a
+#: terminal would act on: written as `\u00XX` escapes (valid inside JSON strings too).
+_CONTROL = {c: f"\\u{c:04x}" for c in [*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0)]}
+
+
+class Stream(Protocol):
+    """Where the command line writes: a text stream, or one that escapes (`Escaped`)."""
+
+    def write(self, text: str, /) -> int: ...
+
+
+class Escaped:
+    """A text stream that writes control characters as escapes (S24.4): document text never
+    reaches a terminal as ESC sequences."""
+
+    def __init__(self, stream: Stream) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        return self.stream.write(text.translate(_CONTROL))
+
+    def flush(self) -> None:
+        flush = getattr(self.stream, "flush", None)
+        if flush is not None:
+            flush()
 
 
 class DocumentUnreadable(Exception):
@@ -111,7 +138,11 @@ def read_document(path: str | None) -> tuple[Unchecked, str, str]:
     if path is None:
         data = resources.files("toolshape").joinpath("data").joinpath(EXAMPLE).read_bytes()
         return json.loads(data), EXAMPLE, hashlib.sha256(data).hexdigest()
-    data = read_file(path)
+    if path == "-":  # S24.4: standard input
+        data = sys.stdin.buffer.read()
+        path = "<stdin>"
+    else:
+        data = read_file(path)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -339,7 +370,7 @@ def add_credentials(parser: argparse.ArgumentParser, more: str = "") -> None:
     )
 
 
-def _print_table(result: PlanResult, out: TextIO) -> None:
+def _print_table(result: PlanResult, out: Stream) -> None:
     rows = [("tool", "style", "args", "body", "title")]
     for tool in result.tools:
         arguments = str(len(tool.input_schema.get("properties", {})))
@@ -389,12 +420,22 @@ def _fixed(args: argparse.Namespace) -> dict[str, Json]:
 
 
 def main(
-    argv: Sequence[str] | None = None, out: TextIO | None = None, err: TextIO | None = None
+    argv: Sequence[str] | None = None, out: Stream | None = None, err: Stream | None = None
 ) -> int:
     """Run the command line; returns the exit status (0 ok, 1 planning errors, 2 unusable input)."""
-    out = out or sys.stdout
-    err = err or sys.stderr
-    args = _parser().parse_args(argv)
+    terminal = out is None
+    escaped_out, escaped_err = Escaped(out or sys.stdout), Escaped(err or sys.stderr)
+    try:
+        return _run(_parser().parse_args(argv), escaped_out, escaped_err)
+    except BrokenPipeError:  # S24.4: `toolshape plan --json | head` ends quietly
+        if terminal:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())  # the interpreter's last flush goes nowhere
+        return 0
+
+
+def _run(args: argparse.Namespace, out: Stream, err: Stream) -> int:
+    """The command `args` name, its output on `out`, its messages on `err`."""
     if args.command == "call":
         return _call(args, out, err)
     try:
@@ -433,7 +474,7 @@ def main(
     return 1 if result.errors else 0
 
 
-def _call(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+def _call(args: argparse.Namespace, out: Stream, err: Stream) -> int:
     """`toolshape call`: print the request (exit 0) or the MCP error answer (exit 1)."""
     try:
         document, source = load_document(args.spec)

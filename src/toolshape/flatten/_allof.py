@@ -53,8 +53,8 @@ def merge_allof(
     for key, value in schema.items():
         if key == "allOf" or is_annotation(key):
             continue
-        if key == "type" and value == "object":
-            continue
+        if (key == "type" and value == "object") or key == "$schema":
+            continue  # S6.1: `$schema` only names the dialect, already read (S1.7)
         if key == "unevaluatedProperties" and (value is False or not known.unevaluated):
             continue
         if key == "additionalProperties":
@@ -76,7 +76,7 @@ def merge_allof(
         return Wrapped(
             f"the `body` schema has `{key}` beside its root `allOf`, so the branches can't be "
             'merged into one object. Keep only `type: "object"`, `unevaluatedProperties: '
-            "false` and annotations beside `allOf`",
+            "false`, `$schema` and annotations beside `allOf`",
             "S5.10",
             key,
         )

@@ -20,8 +20,12 @@ class Collision:
 
     @property
     def channels(self) -> tuple[str, str]:
-        """The nested argument names of both channels (`queryParams`, `body`)."""
-        return (CHANNEL_ARGUMENT[self.first], CHANNEL_ARGUMENT[self.second])
+        """The nested argument names of both channels (`queryParams`, `body`); for a wrapped
+        body, the parameter's own channel first (`headers`, `body`), wherever it sorts."""
+        first, second = CHANNEL_ARGUMENT[self.first], CHANNEL_ARGUMENT[self.second]
+        if self.wrapped_body and first == "body":
+            return second, first
+        return first, second
 
     @property
     def reason(self) -> str:
@@ -29,7 +33,7 @@ class Collision:
         first, second = self.channels
         if self.wrapped_body:
             # S9.1: the message names the parameter's own channel, wherever it sorts.
-            channel = second if first == "body" else first
+            channel = first
             return (
                 f"`{self.name}` is declared as a parameter by `{channel}` and is also where this "
                 "operation's request body has to go"

@@ -37,6 +37,7 @@ from toolshape.schema._pointers import (
     SCHEMA_MAP,
     SCHEMA_VALUE,
     Where,
+    def_name,
     def_ref,
     escape,
     follow,
@@ -116,6 +117,10 @@ _TABLES: dict[str, dict[str, tuple[str | None, Rule | None, type | None]]] = {
     for dialect, rules in RULES.items()
 }
 
+
+#: S1.2: the keywords that apply their schemas to the same value (no descent into it).
+_IN_PLACE_LISTS = ("allOf", "anyOf", "oneOf")
+_IN_PLACE_ONE = ("not", "if", "then", "else")
 
 #: The keywords that can make a schema something a view changes (S16.6, S17.5).
 _VIEW_FLAGS = frozenset({"readOnly", "writeOnly", "format", "contentMediaType"})
@@ -217,6 +222,7 @@ class Bundler:
         self._dialects: dict[str, str] = {}  # the dialect under each parent pointer (S1.7)
         self._def_pointer: dict[str, str] = {}
         self._alias_checked: set[str] = set()
+        self._in_place_refs: dict[str, tuple[str, ...]] = {}
         self._reaches: dict[str, tuple[str, ...]] = {}
         self._bundles: dict[tuple[str, ...], dict[str, Schema]] = {}
         self.foreign_seen = False
@@ -430,6 +436,7 @@ class Bundler:
                 defs = dict(zip(found, map(self._schemas.__getitem__, found), strict=True))
                 for reached in unchecked:
                     self._check_alias_cycle(reached, defs)
+                    self._check_in_place_cycle(reached)
                     self._alias_checked.add(reached)
         return found
 
@@ -438,6 +445,54 @@ class Bundler:
         if chain.cycle:
             shown = " → ".join(f"`#{self._def_pointer[n]}`" for n in chain.names)
             fail("reference", f"reference cycle {shown} never reaches a schema", "S1.2")
+
+    def _check_in_place_cycle(self, name: str) -> None:
+        """S1.2: a definition that reaches itself through `$ref`, `allOf`/`anyOf`/`oneOf`,
+        `not`, `if`/`then`/`else` or `$dynamicRef` without descending into the value
+        (`A: {anyOf: [{$ref: A}]}`) can judge no value: refused, naming it."""
+        path = [name]
+        stack = [iter(self._in_place(name))]
+        seen = {name}
+        while stack:
+            reached = next(stack[-1], None)
+            if reached is None:
+                stack.pop()
+                path.pop()
+                continue
+            if reached == name:
+                shown = " → ".join(f"`#{self._def_pointer[n]}`" for n in [*path, name])
+                fail(
+                    "reference",
+                    f"the schema `#{self._def_pointer[name]}` reaches itself without descending "
+                    f"into the value ({shown}), so no value can ever be judged by it",
+                    "S1.2",
+                )
+            if reached not in seen and reached in self._def_pointer:
+                seen.add(reached)
+                path.append(reached)
+                stack.append(iter(self._in_place(reached)))
+
+    def _in_place(self, name: str) -> tuple[str, ...]:
+        """The definitions `name`'s schema applies in place (at the same value), found once."""
+        found = self._in_place_refs.get(name)
+        if found is None:
+            names: dict[str, None] = {}
+            stack: list[Unchecked] = [self.definition(name)[0]]
+            while stack:
+                node = stack.pop()
+                if not is_map(node):
+                    continue
+                for key in ("$ref", "$dynamicRef"):
+                    target = def_name(node.get(key))
+                    if target is not None:
+                        names[target] = None
+                for key in _IN_PLACE_LISTS:
+                    value = node.get(key)
+                    if isinstance(value, list):
+                        stack.extend(value)
+                stack.extend(node[key] for key in _IN_PLACE_ONE if key in node)
+            found = self._in_place_refs[name] = tuple(names)
+        return found
 
     def _ref(self, ref: str, refs: list[str]) -> str:
         pointer = self.pointer_of(ref)

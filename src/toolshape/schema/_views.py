@@ -129,6 +129,40 @@ class View:
         self._bundles[id(defs)] = (defs, out, tuple(names))  # keeps `defs` (and its id)
         return out, tuple(names)
 
+    def _across_branches(
+        self, node: Mapping[str, Unchecked], branches: list[Unchecked], defs: Mapping[str, Schema]
+    ) -> tuple[Mapping[str, Unchecked], list[str]]:
+        """S16.6: a name whose property is flagged in one branch of an `allOf` (`branches`, as
+        written) leaves the `required` of every branch of the viewed `node` (and its own): a
+        sibling branch would otherwise still require it, with no schema at all. A branch that
+        is a reference is replaced by its target with that `required` (the definition itself
+        is shared)."""
+        flagged_names: dict[str, None] = {}
+        for branch in branches:
+            target = follow(branch, defs).schema
+            properties = target.get("properties") if is_map(target) else None
+            if is_map(properties):
+                flagged_names.update(
+                    (n, None) for n, s in properties.items() if flagged(s, self.flag, defs)
+                )
+        if not flagged_names:
+            return node, []
+        kept = []
+        viewed = node.get("allOf")
+        for branch in viewed if isinstance(viewed, list) else branches:
+            target = follow(branch, defs).schema
+            required = target.get("required") if is_map(target) else None
+            if isinstance(required, list) and not flagged_names.keys().isdisjoint(required):
+                target = {**target, "required": [n for n in required if n not in flagged_names]}
+                kept.append(target)
+            else:
+                kept.append(branch)
+        out = {**node, "allOf": kept}
+        own = node.get("required")
+        if isinstance(own, list):
+            out["required"] = [n for n in own if n not in flagged_names]
+        return out, list(flagged_names)
+
     def _view(
         self, node: Unchecked, defs: Mapping[str, Schema]
     ) -> tuple[Unchecked, tuple[str, ...]]:
@@ -181,6 +215,10 @@ class View:
                     out = dict(node)
                 out[key] = new
         result = node if out is None else out
+        branches = node.get("allOf")
+        if isinstance(branches, list):
+            result, across = self._across_branches(result, branches, defs)
+            names.update(dict.fromkeys(across))
         if self.base64 and is_binary(result):
             result = as_base64(result)
         found = tuple(names)
