@@ -8,6 +8,7 @@ import re
 import subprocess
 import sys
 import textwrap
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -15,7 +16,7 @@ import pytest
 from tests.conftest import make_document
 from toolshape import plan_operation
 from toolshape.schema._fastcheck import compile_check
-from toolshape.schema._regex import nested_quantifier
+from toolshape.schema._regex import nested_quantifier, re2_available
 
 #: Far above the expected seconds (each case takes well under one), far below a hang.
 CEILING = 60
@@ -105,11 +106,26 @@ def test_a_million_value_enum_rejects_a_call_quickly() -> None:
     assert int(out) < 400
 
 
+@pytest.fixture
+def without_re2(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Run as if the extra `toolshape[re2]` were not installed (S24.8); the searchers made
+    meanwhile are forgotten after the test."""
+    from toolshape.schema import _regex
+
+    monkeypatch.setattr(_regex, "_re2", None)
+    _regex.searcher.cache_clear()
+    yield
+    _regex.searcher.cache_clear()
+
+
+@pytest.mark.usefixtures("without_re2")
 def test_a_catastrophic_pattern_is_warned_and_evaluated_once_per_call(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """S13.3: a pattern with nested quantifiers gets a planning warning, no fast path, and so is
-    evaluated once per call (by jsonschema), never twice."""
+    """S13.3: without RE2, a pattern with nested quantifiers gets a planning warning, no fast
+    path, and so is evaluated once per call (by jsonschema), never twice."""
+    from toolshape.schema import _regex, _validate
+
     pattern = "^(a+)+$"
     assert nested_quantifier(pattern)
     assert not nested_quantifier("^a+b*$")
@@ -120,18 +136,50 @@ def test_a_catastrophic_pattern_is_warned_and_evaluated_once_per_call(
     assert note.level == "warning"
     assert "pattern that can backtrack catastrophically" in note.message
     calls: list[Any] = []
-    search = re.search
 
-    def counting(p: Any, s: Any, flags: int = 0) -> Any:
-        calls.append(p)
-        return search(p, s, flags)
+    def counting(p: str) -> Any:
+        search = _regex.searcher(p)
 
-    monkeypatch.setattr(re, "search", counting)
+        def counted(text: str) -> bool:
+            calls.append(p)
+            return search(text)
+
+        return counted
+
+    monkeypatch.setattr(_validate, "searcher", counting)
     assert plan.call({"v": "aaaa"}).body == {"v": "aaaa"}
     assert calls.count(pattern) == 1
     with pytest.raises(Exception, match="does not match"):
         plan.call({"v": "aaab"})
     assert calls.count(pattern) == 2
+
+
+@pytest.mark.skipif(
+    not re2_available(), reason="the extra toolshape[re2] (google-re2) is not installed"
+)
+def test_with_re2_a_catastrophic_pattern_judges_a_hostile_value_in_linear_time() -> None:
+    """S24.8: with `toolshape[re2]`, `^(a+)+$` goes to RE2 (both engines read it alike), so a
+    30-character hostile value is refused at once — in a subprocess with a hard timeout — with
+    the verdict `re` gives on short values."""
+    out = run_bounded(
+        """
+        import time
+        from tests.conftest import make_document
+        from toolshape import ArgumentError, plan_operation
+        doc = make_document({"type": "object", "properties": {"v": {"pattern": "^(a+)+$"}}}, [])
+        (plan,) = plan_operation(doc, "/search", "post", style="flat")
+        start = time.perf_counter()
+        try:
+            plan.call({"v": "a" * 30 + "!"})
+        except ArgumentError as error:
+            assert "does not match" in error.message
+        else:
+            raise AssertionError("accepted")
+        assert plan.call({"v": "aaaa"}).body == {"v": "aaaa"}
+        print(time.perf_counter() - start)
+        """
+    )
+    assert float(out) < CEILING
 
 
 def test_four_thousand_clashing_names_get_their_suffixes_in_linear_time() -> None:

@@ -10,7 +10,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolshape.schema._regex import UNBOUNDED, compiles, nested_quantifier, parse
+from toolshape.schema._regex import (
+    UNBOUNDED,
+    compiles,
+    nested_quantifier,
+    parse,
+    re2_available,
+    re2_spelling,
+    searcher,
+)
 
 NESTED = [
     ("^(a+)+$", True),
@@ -148,3 +156,84 @@ def test_the_reader_agrees_with_the_interpreter(pattern: str) -> None:
     if expected is None:  # pragma: no cover
         pytest.skip("this interpreter's parser is not where CPython 3.11+ keeps it")
     assert nested_quantifier(pattern) is expected, pattern
+
+
+# -- RE2 (S24.8) --------------------------------------------------------------------------------
+
+SPELLINGS = [
+    ("^(a+)+$", ("^(?:(?:(?:a)+))+(?:\\n?\\z)", False)),
+    ("a.b\\Z", ("a.b\\z", False)),
+    ("^[A-Z]{2,3}-\\d+$", ("^(?:[A-Z]){2,3}\\-(?:\\d)+(?:\\n?\\z)", True)),
+    ("(?i)abc", ("(?i)abc", True)),
+    ("\\s", ("[\\t\\n\\x0b\\x0c\\r\\x1c-\\x1f ]", True)),
+    ("\\u00e9+", ("(?:\\x{00e9})+", False)),
+    ("a{,3}", ("(?:a){0,3}", False)),
+    ("(a)\\1", None),  # a back reference
+    ("(?=a)b", None),  # look-ahead
+    ("(?>a+)b", None),  # an atomic group
+    ("a++", None),  # possessive
+    ("a$b", None),  # `$` before the end
+    ("(?m)^a$", None),  # a flag RE2 reads otherwise
+    ("[[:alpha:]]", None),  # a nested set (RE2: a POSIX class; Python: characters)
+    ("\\Ba", None),  # Python's `\B` never matches an empty text
+    ("a{1001}", None),  # past RE2's counted repetition
+]
+
+
+@pytest.mark.parametrize(("pattern", "spelling"), SPELLINGS, ids=[p for p, _ in SPELLINGS])
+def test_a_pattern_goes_to_re2_only_when_both_engines_read_it_alike(
+    pattern: str, spelling: tuple[str, bool] | None
+) -> None:
+    """S24.8: RE2's spelling of a pattern (a final `$` as RE2's `\\z` after an optional newline,
+    `\\Z` as `\\z`, Python's ASCII `\\s` spelled out), and whether it is alike only for ASCII
+    text (`\\d`, `\\w`, `\\s`, `(?i)`); None for a construct RE2 lacks or reads otherwise."""
+    assert re2_spelling(pattern) == spelling
+
+
+SPELLED_ATOMS = [
+    *["a", "b", ".", "\\d", "\\w", "\\s", "\\S", "\\D", "\\W", "\\b", "\\B", "[ab]", "[^a-z]"],
+    *["[a-c\\d]", "\\(", "\\x41", "\\u00e9", "é", "\\Z", "^", "{", "\\.", "-", "\\t", "[]a]"],
+]
+SPELLED_QUANTIFIERS = ["", "*", "+", "?", "*?", "+?", "??", "{2}", "{2,}", "{,3}", "{1,3}", "{}"]
+
+
+@st.composite
+def spellable(draw: st.DrawFn, depth: int = 0) -> str:
+    """Patterns of what RE2 may share with Python: groups, flags, classes, escapes, `$`."""
+    out = ""
+    for _ in range(draw(st.integers(1, 3))):
+        if depth < 2 and draw(st.booleans()):
+            opener = draw(st.sampled_from(["(", "(?:", "(?i:", "(?s:"]))
+            inner = draw(spellable(depth + 1))
+            if draw(st.booleans()):
+                inner += "|" + draw(spellable(depth + 1))
+            out += opener + inner + ")"
+        else:
+            out += draw(st.sampled_from(SPELLED_ATOMS))
+        out += draw(st.sampled_from(SPELLED_QUANTIFIERS))
+    if depth == 0 and draw(st.booleans()):
+        out += "$"
+    if depth == 0 and draw(st.booleans()):
+        out = draw(st.sampled_from(["(?i)", "(?s)", "(?is)"])) + out
+    return out
+
+
+TEXTS = st.text(alphabet="ab\n é1_K{}\t]\x1c\x0bÉß٣\u017f.(", max_size=8)
+
+
+@pytest.mark.skipif(
+    not re2_available(), reason="the extra toolshape[re2] (google-re2) is not installed"
+)
+@settings(max_examples=1500, deadline=None)
+@given(spellable(), st.lists(TEXTS, min_size=1, max_size=6))
+def test_a_verdict_never_depends_on_whether_re2_is_installed(
+    pattern: str, texts: list[str]
+) -> None:
+    """S24.8, S13.3: for every pattern Python compiles and every text, the search's verdict
+    is `re`'s — whether RE2 decides it (a pattern both read alike, ASCII text where that
+    matters) or `re` does."""
+    if not compiles(pattern):
+        return
+    search = searcher(pattern)
+    for text in texts:
+        assert search(text) is (re.search(pattern, text) is not None), (pattern, text)

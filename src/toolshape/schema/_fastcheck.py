@@ -32,7 +32,7 @@ from toolshape.schema._jsonschema_utils import equal as _jsonschema_equal
 from toolshape.schema._jsonschema_utils import unbool as _jsonschema_unbool
 from toolshape.schema._jsonschema_utils import uniq as _jsonschema_uniq
 from toolshape.schema._pointers import unescape
-from toolshape.schema._regex import nested_quantifier
+from toolshape.schema._regex import linear, nested_quantifier, searcher
 
 Check = Callable[[Any], bool]
 
@@ -141,13 +141,15 @@ def members(values: Any) -> Check:
     return check
 
 
-def _regex(pattern: Any) -> re.Pattern[str]:
-    """`pattern` compiled once, as jsonschema's `re.search` would read it; a pattern Python
-    can't compile leaves the schema without a fast path."""
-    if not isinstance(pattern, str) or nested_quantifier(pattern):
-        raise _Unsupported("pattern")  # S13.3: jsonschema alone runs it, once
+def _regex(pattern: Any) -> Callable[[str], bool]:
+    """Whether a text holds a match of `pattern`, as jsonschema's `re.search` decides (RE2
+    where it reads the pattern alike, S24.8); a pattern Python can't compile, or one that can
+    backtrack catastrophically on text RE2 doesn't take, leaves the schema without a fast
+    path (S13.3: jsonschema alone runs it, once)."""
+    if not isinstance(pattern, str) or (nested_quantifier(pattern) and not linear(pattern)):
+        raise _Unsupported("pattern")
     try:
-        return re.compile(pattern)
+        return searcher(pattern)
     except (re.error, TypeError, RecursionError, OverflowError):
         raise _Unsupported("pattern") from None
 
@@ -388,7 +390,7 @@ def _additional(w: _Writer, value: Any, schema: Any, v: str, level: int) -> list
     key = w.temporary()
     extra = f"{key} not in {w.constant(frozenset(declared))}"
     if joined:
-        extra += f" and not {w.constant(_regex(joined).search)}({key})"
+        extra += f" and not {w.constant(_regex(joined))}({key})"
 
     def loop(at: int) -> list[str]:
         if isinstance(value, dict):
@@ -401,7 +403,7 @@ def _additional(w: _Writer, value: Any, schema: Any, v: str, level: int) -> list
 
 
 def _pattern_properties(w: _Writer, value: Any, schema: Any, v: str, level: int) -> list[str]:
-    parts = [(w.constant(_regex(pattern).search), sub) for pattern, sub in value.items()]
+    parts = [(w.constant(_regex(pattern)), sub) for pattern, sub in value.items()]
 
     def body(at: int) -> list[str]:
         lines: list[str] = []
@@ -526,8 +528,8 @@ def _member(w: _Writer, values: list[Any], v: str) -> str:
 
 
 def _pattern(w: _Writer, value: Any, schema: Any, v: str, level: int) -> list[str]:
-    search = w.constant(_regex(value).search)
-    return _when(level, f"{w.given(v, 'str')}{search}({v}) is None")
+    search = w.constant(_regex(value))
+    return _when(level, f"{w.given(v, 'str')}not {search}({v})")
 
 
 def _multiple_of(w: _Writer, value: Any, schema: Any, v: str, level: int) -> list[str]:

@@ -1,8 +1,12 @@
-"""Three helpers of jsonschema's private `_utils` module, vendored so toolshape imports no
-private name of another library: `equal`, `unbool` and `uniq`, the equality and uniqueness
-jsonschema's `const`, `enum` and `uniqueItems` decide by (the fast path mirrors them, S13.3).
+"""Code of jsonschema's private modules, vendored so toolshape imports no private name of
+another library: `equal`, `unbool` and `uniq` (`jsonschema/_utils.py`: the equality and
+uniqueness `const`, `enum` and `uniqueItems` decide by, which the fast path mirrors, S13.3), and
+the keywords `pattern`, `patternProperties` and `additionalProperties`
+(`jsonschema/_keywords.py`) with their regular expressions searched by a function the caller
+gives (RE2 where it reads a pattern alike, S24.8).
 
-From python-jsonschema/jsonschema 4.26.0 `jsonschema/_utils.py`, typed, otherwise unchanged.
+From python-jsonschema/jsonschema 4.26.0, typed; the keywords take their searcher, otherwise
+unchanged.
 
 Copyright (c) 2013 Julian Berman
 
@@ -28,8 +32,13 @@ THE SOFTWARE.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
+
+from jsonschema.exceptions import ValidationError
+
+#: Whether a text holds a match of a pattern (a JSON Schema `pattern` is searched).
+Search = Callable[[str, str], bool]
 
 _TRUE = object()
 _FALSE = object()
@@ -74,3 +83,64 @@ def uniq(container: Any) -> bool:
                 return False
             seen.append(element)
     return True
+
+
+def pattern(search: Search) -> Callable[..., Iterator[ValidationError]]:
+    """jsonschema's `pattern` keyword, its pattern searched by `search`."""
+
+    def keyword(
+        validator: Any, patrn: str, instance: Any, schema: Any
+    ) -> Iterator[ValidationError]:
+        if validator.is_type(instance, "string") and not search(patrn, instance):
+            yield ValidationError(f"{instance!r} does not match {patrn!r}")
+
+    return keyword
+
+
+def pattern_properties(search: Search) -> Callable[..., Iterator[ValidationError]]:
+    """jsonschema's `patternProperties` keyword, its patterns searched by `search`."""
+
+    def keyword(
+        validator: Any, patterns: Mapping[str, Any], instance: Any, schema: Any
+    ) -> Iterator[ValidationError]:
+        if not validator.is_type(instance, "object"):
+            return
+        for patrn, subschema in patterns.items():
+            for key, value in instance.items():
+                if search(patrn, key):
+                    yield from validator.descend(value, subschema, path=key, schema_path=patrn)
+
+    return keyword
+
+
+def additional_properties(search: Search) -> Callable[..., Iterator[ValidationError]]:
+    """jsonschema's `additionalProperties` keyword, `patternProperties` searched by `search`."""
+
+    def keyword(validator: Any, aP: Any, instance: Any, schema: Any) -> Iterator[ValidationError]:
+        if not validator.is_type(instance, "object"):
+            return
+        properties = schema.get("properties", {})
+        patterns = "|".join(schema.get("patternProperties", {}))
+        extras = {
+            key
+            for key in instance
+            if key not in properties and not (patterns and search(patterns, key))
+        }
+        if validator.is_type(aP, "object"):
+            for extra in extras:
+                yield from validator.descend(instance[extra], aP, path=extra)
+        elif not aP and extras:
+            if "patternProperties" in schema:
+                verb = "does" if len(extras) == 1 else "do"
+                joined = ", ".join(repr(each) for each in sorted(extras))
+                listed = ", ".join(repr(each) for each in sorted(schema["patternProperties"]))
+                yield ValidationError(f"{joined} {verb} not match any of the regexes: {listed}")
+            else:
+                shown = sorted(extras, key=str)
+                was = "was" if len(shown) == 1 else "were"
+                names = ", ".join(repr(extra) for extra in shown)
+                yield ValidationError(
+                    f"Additional properties are not allowed ({names} {was} unexpected)"
+                )
+
+    return keyword

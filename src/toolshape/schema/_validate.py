@@ -23,8 +23,10 @@ from referencing.exceptions import NoSuchResource, Unresolvable
 from toolshape.model._errors import ArgumentIssue
 from toolshape.model._json import Unchecked, equal
 from toolshape.model._types import Schema
+from toolshape.schema import _jsonschema_utils as vendored
 from toolshape.schema._dialects import DRAFT6, DRAFT7, DRAFT2019_09, DRAFT2020_12, dialect_of
 from toolshape.schema._fastcheck import compile_check, is_multiple, unique
+from toolshape.schema._regex import searcher
 
 #: A validator's message longer than this is cut (it may quote a huge argument back).
 MAX_MESSAGE = 500
@@ -90,11 +92,20 @@ def _unique_items(
         yield ValidationError(f"{_quoted(instance)} has non-unique elements")
 
 
+def _search(pattern: str, text: str) -> bool:
+    """S24.8: jsonschema's `re.search(pattern, text)` verdict, by RE2 where it reads the
+    pattern alike (the extra `toolshape[re2]`), else by `re`."""
+    return searcher(pattern)(text)
+
+
 _TOTAL_KEYWORDS = {
     "multipleOf": _multiple_of,
     "enum": _enum,
     "const": _const,
     "uniqueItems": _unique_items,
+    "pattern": vendored.pattern(_search),
+    "patternProperties": vendored.pattern_properties(_search),
+    "additionalProperties": vendored.additional_properties(_search),
 }
 
 #: The validator class of each dialect toolshape plans (S1.7), with the total keywords.
