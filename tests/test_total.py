@@ -6,11 +6,13 @@ fuzz over garbage documents and mutated corpus operations.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import pickle
 import random
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,12 +22,17 @@ from hypothesis import strategies as st
 from tests.conftest import corpus_documents, make_document
 from toolshape import (
     ArgumentError,
+    DocumentError,
     Options,
     Plan,
+    PlanDataError,
     PlanError,
     Request,
     ToolshapeError,
+    dump_plans,
     error_result,
+    load_document,
+    load_plans,
     plan_document,
     plan_operation,
 )
@@ -312,3 +319,118 @@ def test_mutated_corpus_operations_plan_and_call_totally(
             dict.fromkeys(("id", "q", "limit"), arguments),
         ):
             assert isinstance(ends_well(tool, call), (Request, ArgumentError))
+
+
+# -- the surfaces added since: Swagger 2.0, YAML text, plans files ------------------------------
+
+SHOP_TEXT = (Path(__file__).parent / "data" / "shop.swagger.yaml").read_text(encoding="utf-8")
+SWAGGER_KEYWORDS = [
+    *KEYWORDS,
+    "swagger",
+    "basePath",
+    "host",
+    "schemes",
+    "consumes",
+    "produces",
+    "definitions",
+    "collectionFormat",
+    "formData",
+    "body",
+    "securityDefinitions",
+    "responses",
+    "allowEmptyValue",
+]
+
+
+@cache
+def shop() -> dict[str, Any]:
+    document = load_document(SHOP_TEXT)
+    return document
+
+
+def answers_totally(tool: Plan, arguments: Any) -> None:
+    """Every call ends in a request or an argument error, every answer in a result."""
+    for call in (arguments, {"body": arguments}, dict.fromkeys(("id", "q", "petId"), arguments)):
+        assert isinstance(ends_well(tool, call), (Request, ArgumentError))
+    with contextlib.suppress(ToolshapeError):
+        tool.result(200, [("content-type", "application/json")], b'{"id": 1}')
+
+
+@pytest.mark.laws
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10**9), GARBAGE, st.sampled_from(["flat", "nested"]), GARBAGE)
+def test_mutated_swagger_documents_plan_and_call_totally(
+    seed: int, value: Any, style: str, arguments: Any
+) -> None:
+    """S14.4, S20.3: a Swagger 2.0 document with one place mutated (anywhere: its shared
+    parts, `basePath`, a parameter's `name` or `in`) plans to tools or the library's own
+    errors, and each tool calls and answers totally."""
+    rng = random.Random(seed)
+    document = mutate(copy.deepcopy(shop()), rng, value)
+    if rng.random() < 0.3 and isinstance(document, dict):
+        document[rng.choice(SWAGGER_KEYWORDS)] = value
+    try:
+        result = plan_document(document, style=style)
+    except PlanError:
+        return
+    assert all(isinstance(error, PlanError) for error in result.errors)
+    for tool in result.tools[:5]:
+        answers_totally(tool, arguments)
+
+
+YAML_TOKENS = [
+    *("a: ", "- ", "&x ", "*x", "<<: *x", "!!int ", "!!str ", "!!map ", "!!seq ", "!!binary "),
+    *("!!float ", "!!omap ", "!!set ", "!!timestamp ", "? ", "{", "}", "[", "]", ", ", "\n"),
+    *("  ", "1", "1e400", ".inf", ".nan", "0x1F", "0o17", "~", "true", "on", "2024-01-01"),
+    *("'q'", '"\\x00"', "|\n  t", ">\n  t", "%YAML 1.2\n---\n", "--- ", "...", "# c", "\t"),
+    *("9" * 4400, "x" * 50, "é", "\x85", "\ufeff"),
+]
+
+
+@pytest.mark.laws
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(YAML_TOKENS), max_size=25), st.integers(0, 10**9))
+def test_any_yaml_text_is_a_document_or_a_document_error(tokens: list[str], seed: int) -> None:
+    """S24.1, S20.2, S14.4: any text — YAML built from its hardest tokens, or the shop's own
+    text with a few characters changed — is a document or a `DocumentError`, and a document
+    then plans to tools or the library's own errors."""
+    rng = random.Random(seed)
+    text = "".join(tokens)
+    chars = list(SHOP_TEXT)
+    for _ in range(3):
+        chars[rng.randrange(len(chars))] = rng.choice(YAML_TOKENS)
+    for source in (text, "".join(chars)):
+        try:
+            document = load_document(source)
+        except DocumentError:
+            continue
+        assert isinstance(document, dict)
+        with contextlib.suppress(PlanError):
+            plan_document(document)
+
+
+@pytest.mark.laws
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10**9), GARBAGE)
+def test_a_plans_file_with_its_text_damaged_loads_or_is_refused(seed: int, arguments: Any) -> None:
+    """S15.1, S14.4: a plans file's text with bytes cut, repeated or changed is loaded or
+    refused with `PlanDataError`; what loads calls and answers totally."""
+    rng = random.Random(seed)
+    result = plan_document(shop(), style=rng.choice(["flat", "nested"]))
+    text = bytearray(json.dumps(dump_plans(result)).encode("utf-8"))
+    for _ in range(rng.randint(1, 4)):
+        at = rng.randrange(len(text))
+        choice = rng.random()
+        if choice < 0.4:
+            text[at] = rng.randrange(256)
+        elif choice < 0.7:
+            del text[at : at + rng.randint(1, 20)]
+        else:
+            text[at:at] = text[rng.randrange(len(text)) :][: rng.randint(1, 40)]
+    try:
+        loaded = load_plans(bytes(text), lazy=rng.random() < 0.5)
+    except PlanDataError:
+        return
+    for tool in loaded.tools[:5]:
+        with contextlib.suppress(PlanDataError):
+            answers_totally(tool, arguments)
