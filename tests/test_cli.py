@@ -274,3 +274,82 @@ def test_a_closed_pipe_ends_the_command_quietly() -> None:
     assert done.stdout == "{\n"
     assert "Traceback" not in done.stderr
     assert "BrokenPipeError" not in done.stderr
+
+
+HINTED: dict[str, Any] = {
+    "openapi": "3.1.0",
+    "info": {"title": "t", "version": "1"},
+    "paths": {
+        "/a": {
+            "post": {
+                "operationId": "arr",
+                "requestBody": {"content": {"application/json": {"schema": {"type": "array"}}}},
+            }
+        },
+        "/b": {
+            "post": {
+                "operationId": "untyped",
+                "requestBody": {
+                    "content": {"application/json": {"schema": {"properties": {"x": {}}}}}
+                },
+            }
+        },
+        "/c/{id}": {
+            "post": {
+                "operationId": "coll",
+                "parameters": [
+                    {"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}
+                ],
+                "requestBody": {
+                    "content": {
+                        "application/json": {"schema": {"type": "object", "properties": {"id": {}}}}
+                    }
+                },
+            }
+        },
+    },
+}
+
+
+def test_a_printed_planning_error_is_followed_by_the_switch_that_plans_it(tmp_path: Path) -> None:
+    """S24.3: after each printed planning error, one line names the switch that would plan
+    the tool anyway; the error's own text stays exact; planned with it, the tool plans."""
+    spec = tmp_path / "doc.json"
+    spec.write_text(json.dumps(HINTED), encoding="utf-8")
+    code, out, _ = run("plan", str(spec), "--style", "flat")
+    assert code == 1
+    lines = out.splitlines()
+    hints = {
+        line.split("'")[1]: lines[i + 1]
+        for i, line in enumerate(lines)
+        if line.startswith("error:")
+    }
+    assert hints["arr"].startswith("hint: `--on-unflattenable nested`")
+    assert hints["untyped"].startswith("hint: `--untyped-body flatten`")
+    assert hints["coll"].startswith("hint: `--on-collision rename`")
+    for switch in (
+        ["--on-unflattenable", "nested"],
+        ["--untyped-body", "flatten"],
+        ["--on-collision", "rename"],
+    ):
+        code, out, _ = run("plan", str(spec), "--style", "flat", *switch)
+        assert "errors" in out
+    code, out, _ = run(
+        "plan",
+        str(spec),
+        "--style",
+        "flat",
+        "--on-unflattenable",
+        "nested",
+        "--on-collision",
+        "rename",
+    )
+    assert code == 0
+    assert "3 tools, 0 errors" in out
+
+
+def test_the_command_line_refuses_a_style_that_is_no_style() -> None:
+    """S24.2: `--style flatt` is exit 2 on the command line (the library keeps S2.3's warning)."""
+    with pytest.raises(SystemExit) as caught:
+        run("plan", "--style", "flatt")
+    assert caught.value.code == 2

@@ -295,3 +295,43 @@ def test_per_channel_wrapped_body_is_required() -> None:
     with pytest.raises(ArgumentError, match="'body' is a required property"):
         tool.call({"storeId": "s1"})
     assert tool.call({"storeId": "s1", "body": [1]}).body == [1]
+
+
+@pytest.mark.parametrize(
+    ("switches", "message"),
+    [
+        (
+            {"on_collision": "nestd"},
+            "option 'on_collision' can't be 'nestd'; use one of 'error', 'nested', 'rename'",
+        ),
+        ({"portable_names": "yes"}, "option 'portable_names' can't be 'yes'; use true or false"),
+        (
+            {"description_limit": -1},
+            "option 'description_limit' can't be -1; use one of a whole number of at least 0, None",
+        ),
+        (
+            {"output_schemas": "exactly"},
+            "option 'output_schemas' can't be 'exactly'; use one of 'shape', 'exact', 'off', true or false",
+        ),
+        ({"no_such": 1}, "unknown option 'no_such'"),
+    ],
+)
+def test_every_switch_is_checked_where_it_is_given(switches: dict[str, Any], message: str) -> None:
+    """S24.2: `Options` and `Options.preset` refuse a value a switch can't take (a typo is no
+    silent default), naming the switch and what it takes."""
+    with pytest.raises(ValueError) as caught:
+        Options.preset(**switches)
+    assert str(caught.value).startswith(message)
+    if "no_such" not in switches:
+        with pytest.raises(ValueError, match="can't be"):
+            Options(**switches)
+
+
+@pytest.mark.parametrize(("given", "view"), [(True, "shape"), (False, "off"), ("exact", "exact")])
+def test_output_schemas_takes_a_view_or_a_boolean(given: Any, view: str) -> None:
+    """S16.7: `output_schemas` is `"shape"` (the default; `True`), `"exact"` or `"off"`
+    (`False`), kept as the word."""
+    assert Options().output_schemas == "shape"
+    options = Options.preset(output_schemas=given)
+    assert options.output_schemas == options.output_view == view
+    assert Options.from_dict(options.to_dict()) == options

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import argparse
 import base64
-import dataclasses
 import hashlib
 import json
 import os
 import sys
-import typing
 from collections.abc import Mapping, Sequence
 from importlib import resources
 from typing import Protocol
@@ -26,7 +24,7 @@ from toolshape.model._errors import (
     PlanDataError,
     PlanError,
 )
-from toolshape.model._options import PROFILES, Options
+from toolshape.model._options import PROFILES, Options, option_kinds
 from toolshape.model._types import Json, Request, Unchecked
 from toolshape.planner._api import plan_document
 from toolshape.plans._file import PLANS_FORMAT, dump_plans, load_plans
@@ -189,18 +187,15 @@ def parse_document(text: str, path: str) -> Unchecked:
 
 
 def _switches() -> dict[str, tuple[str, ...]]:
-    """Every `Options` switch with the values it takes: a `Literal`'s values, `true` / `false`
-    for a boolean, `()` for a number."""
-    hints = typing.get_type_hints(Options)
+    """Every `Options` switch with the words it takes: a `Literal`'s values, `true` / `false`
+    for a boolean (`output_schemas` takes both), `()` for a number."""
     out: dict[str, tuple[str, ...]] = {}
-    for option in dataclasses.fields(Options):
-        values = typing.get_args(hints[option.name])
-        if hints[option.name] is bool:
-            out[option.name] = ("true", "false")
-        elif int in values:
-            out[option.name] = ()
-        else:
-            out[option.name] = tuple(values)
+    for name, kinds in option_kinds().items():
+        if int in kinds:
+            out[name] = ()
+            continue
+        words = [kind for kind in kinds if isinstance(kind, str)]
+        out[name] = (*words, "true", "false") if bool in kinds else tuple(words)
     return out
 
 
@@ -248,10 +243,10 @@ def add_options(parser: argparse.ArgumentParser) -> None:
 def options_from(args: argparse.Namespace) -> Options:
     """The profile's preset with every switch given on the command line replacing its value."""
     overrides: dict[str, object] = {}
-    for name, values in _switches().items():
+    for name in _switches():
         value = getattr(args, name)
         if value is not None:
-            overrides[name] = value == "true" if values == ("true", "false") else value
+            overrides[name] = value == "true" if value in ("true", "false") else value
     return Options.preset(args.profile, **overrides)
 
 
@@ -304,9 +299,8 @@ def add_style(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--style",
         default="nested",
-        metavar="flat|nested",
-        help="the server-wide toolInputStyle (default: nested; another value is read as nested "
-        "with a warning, S2.3)",
+        choices=("flat", "nested"),
+        help="the server-wide toolInputStyle (default: nested)",
     )
 
 
@@ -384,9 +378,31 @@ def _print_table(result: PlanResult, out: Stream) -> None:
     out.write(f"\n{len(result.tools)} tools, {len(result.errors)} errors\n")
     for error in result.errors:
         out.write(f"error: {error.message}\n")
+        hint = switch_hint(error)
+        if hint is not None:
+            out.write(f"hint: {hint}\n")
     for note in result.diagnostics:
         if note.level in ("error", "warning"):
             out.write(f"{note.level}: {note.message}\n")
+
+
+def switch_hint(error: PlanError) -> str | None:
+    """S24.3: the switch that would plan the tool anyway, as one line (the S9 message itself
+    stays exact), or None when no switch would."""
+    if error.kind == "collision":
+        return "`--on-collision rename` plans it, each colliding parameter as `<name>__<in>`"
+    if error.kind != "unflattenable":
+        return None
+    if error.rule == "S5.1" and "has no `type`" in error.reason:
+        return "`--untyped-body flatten` plans it flat (its `properties` as arguments)"
+    if error.rule == "S5.3" and error.reason.startswith(
+        ("the `body` schema has `oneOf`", "the `body` schema has `anyOf`")
+    ):
+        return (
+            "`--flatten-unions` may plan it flat (object variants merged); "
+            "`--on-unflattenable nested` plans it nested"
+        )
+    return "`--on-unflattenable nested` plans it nested (its body one `body` argument)"
 
 
 def _as_json(result: PlanResult) -> dict[str, Json]:
@@ -517,6 +533,9 @@ def _call(args: argparse.Namespace, out: Stream, err: Stream) -> int:
         failed = [e for e in result.errors if e.tool == args.tool]
         if failed:
             err.write(f"toolshape: {failed[0]}\n")
+            hint = switch_hint(failed[0])
+            if hint is not None:
+                err.write(f"hint: {hint}\n")
             return 1
         err.write(
             f"toolshape: no tool named {args.tool!r}; the tools are: {', '.join(tools) or '(none)'}\n"

@@ -14,6 +14,10 @@ Profile: TypeAlias = Literal["2026-11-06", "legacy"]
 
 PROFILES: tuple[Profile, ...] = ("2026-11-06", "legacy")
 
+OutputView: TypeAlias = Literal["shape", "exact", "off"]
+"""S16.7: a tool's output schema as a shape (the default: kinds only, tolerant of drift), as
+the document says it exactly, or none."""
+
 
 @dataclass(frozen=True, slots=True)
 class Options:
@@ -51,12 +55,32 @@ class Options:
     flatten_unions: bool = False
     """S11 (opt-in, off in both profiles): a root `oneOf` / `anyOf` of object variants flattens
     into one object; the original union judges every call again."""
-    output_schemas: bool = True
-    """S16.3: a tool's output schema comes from its first JSON success response; `False` gives
-    no tool an output schema (answers are then text only)."""
+    output_schemas: OutputView | bool = "shape"
+    """S16.3, S16.7: a tool's output schema comes from its first JSON success response, as a
+    `"shape"` (the default; `True` means it) or `"exact"`; `"off"` (`False`) gives no tool an
+    output schema (answers are then text only)."""
     description_limit: int | None = None
     """S16.1: cut a tool's description at a word boundary to at most this many characters
     (ending with `…`); `None` keeps it whole."""
+
+    def __post_init__(self) -> None:
+        """S24.2: every switch is checked where it is given.
+
+        Raises:
+            ValueError: a value the switch can't take, naming the switch and what it takes.
+        """
+        if self.output_schemas is True or self.output_schemas is False:
+            object.__setattr__(self, "output_schemas", "shape" if self.output_schemas else "off")
+        for name, allowed in _kinds().items():
+            value = getattr(self, name)
+            if not any(_takes(kind, value) for kind in allowed):
+                raise ValueError(f"option {name!r} can't be {value!r}; {_shown(allowed)}")
+
+    @property
+    def output_view(self) -> OutputView:
+        """S16.7: the output schemas' view (`output_schemas` as one of its three words)."""
+        view = self.output_schemas
+        return "shape" if view is True else "off" if view is False else view
 
     @classmethod
     def preset(cls, profile: Profile = "2026-11-06", **overrides: object) -> Options:
@@ -88,13 +112,27 @@ class Options:
             ValueError: a name that is not a switch, or a value the switch can't take.
         """
         kinds = _kinds()
-        for name, value in data.items():
-            allowed = kinds.get(name)
-            if allowed is None:
-                raise ValueError(f"unknown option {name!r}; options are {', '.join(sorted(kinds))}")
-            if not any(_takes(kind, value) for kind in allowed):
-                raise ValueError(f"option {name!r} can't be {value!r}")
+        unknown = sorted(set(data) - set(kinds))
+        if unknown:
+            raise ValueError(
+                f"unknown option {unknown[0]!r}; options are {', '.join(sorted(kinds))}"
+            )
         return cls(**data)  # type: ignore[arg-type]
+
+
+def _shown(allowed: tuple[object, ...]) -> str:
+    """What a switch takes, in words: `use one of 'error', 'nested', 'rename'`."""
+    words = [
+        "a whole number of at least 0"
+        if kind is int
+        else "true or false"
+        if kind is bool
+        else "None"
+        if kind is type(None)
+        else repr(kind)
+        for kind in allowed
+    ]
+    return "use " + (words[0] if len(words) == 1 else "one of " + ", ".join(words))
 
 
 def _takes(kind: object, value: object) -> bool:
@@ -103,6 +141,12 @@ def _takes(kind: object, value: object) -> bool:
     if kind is int:
         return type(value) is int and value >= 0
     return value == kind and type(value) is type(kind)
+
+
+def option_kinds() -> dict[str, tuple[object, ...]]:
+    """Every switch's possible values: a `Literal`'s values, or the types `bool`, `int`, None
+    (the command line's flags are made from them)."""
+    return dict(_kinds())
 
 
 @functools.cache

@@ -113,7 +113,7 @@ def plan_document(
         PlanError: the server-wide `toolInputStyle` uses `$env(...)` under `2026-11-06` (S2.4).
     """
     server, tools, diagnostics = settings("plan_document", keywords)
-    reader = DocumentReader(document, server.source, outputs=server.options.output_schemas)
+    reader = DocumentReader(document, server.source, outputs=server.options.output_view != "off")
     if "paths" not in document:
         diagnostics.append(
             Diagnostic(
@@ -235,7 +235,7 @@ def plan_operation(
         PlanError: the operation is missing or can't be planned as asked (the first error).
     """
     server, tools, _ = settings("plan_operation", keywords)
-    reader = DocumentReader(document, server.source, outputs=server.options.output_schemas)
+    reader = DocumentReader(document, server.source, outputs=server.options.output_view != "off")
     select = keywords.get("select")
     for raw in reader.operations():
         if raw.path == path and raw.method == method.lower():

@@ -539,9 +539,9 @@ def _output(
 ) -> tuple[JsonObject | None, bool]:
     """S16.3: the output schema and whether it wraps the answer; a note when the success
     response's schema can't be read."""
-    if options.output_schemas and op.output is not None:
+    if options.output_view != "off" and op.output is not None:
         return output_schema(op.output)
-    if options.output_schemas and op.output_problem is not None:
+    if options.output_view != "off" and op.output_problem is not None:
         notes.append(
             place.note(
                 "warning",
