@@ -319,7 +319,7 @@ def test_per_channel_wrapped_body_is_required() -> None:
 def test_every_switch_is_checked_where_it_is_given(switches: dict[str, Any], message: str) -> None:
     """S24.2: `Options` and `Options.preset` refuse a value a switch can't take (a typo is no
     silent default), naming the switch and what it takes."""
-    with pytest.raises(ValueError) as caught:
+    with pytest.raises(ValueError, match="option") as caught:
         Options.preset(**switches)
     assert str(caught.value).startswith(message)
     if "no_such" not in switches:
