@@ -217,3 +217,31 @@ def accepts(plan: Plan, arguments: Any) -> bool:
 def store() -> dict[str, Any]:
     """The worked example operation (SPEC S3.3, S4.8)."""
     return make_document(STORE_BODY)
+
+
+NODE = Path(__file__).resolve().parent / "node"
+
+
+def typescript_sdk() -> pytest.MarkDecorator:
+    """A mark that skips a test, with the reason, when the official TypeScript MCP SDK is not
+    installed under tests/node (`npm ci --prefix tests/node`; .ci/run does it)."""
+    missing = not (NODE / "node_modules" / "@modelcontextprotocol" / "sdk").is_dir()
+    return pytest.mark.skipif(
+        missing, reason="run `npm ci --prefix tests/node` (node 18+) to run this; .ci/run does"
+    )
+
+
+def typescript_verdicts(cases: list[tuple[Any, Any]]) -> list[Any]:
+    """Whether the TypeScript MCP SDK's default validator (Ajv with ajv-formats, what its
+    client judges `structuredContent` with) accepts each `(schema, instance)`."""
+    import subprocess
+
+    done = subprocess.run(
+        ["node", str(NODE / "validate.mjs")],
+        input=json.dumps(cases).encode(),
+        capture_output=True,
+        timeout=120,
+        check=True,
+    )
+    verdicts: list[Any] = json.loads(done.stdout)
+    return verdicts

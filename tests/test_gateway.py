@@ -1057,7 +1057,7 @@ def test_the_gateway_refuses_a_plans_file_of_another_version_saying_how_to_rebui
     assert gateway_main(["--plans", str(old), "--base-url", "http://127.0.0.1:9"]) == 2
     assert capsys.readouterr().err == (
         f"toolshape: can't serve {old}: not a toolshape plans file: format is "
-        "'toolshape.plans/0', expected 'toolshape.plans/2'; plan the document again with this "
+        "'toolshape.plans/0', expected 'toolshape.plans/3'; plan the document again with this "
         "version: `toolshape plan SPEC --out FILE`\n"
     )
     with pytest.raises(SystemExit):  # planning switches don't apply to a plans file

@@ -1,4 +1,4 @@
-"""Plans files (`toolshape.plans/2`, issue 17): a whole document's plans written once, served
+"""Plans files (`toolshape.plans/3`, issue 17): a whole document's plans written once, served
 without the document (S15.1) — round trip, sharing, the round-trip law over the corpus, and a
 file that is not one this version serves refused, naming the field."""
 
@@ -130,7 +130,7 @@ def test_the_file_records_versions_settings_and_the_source_hash() -> None:
     result = example("flat", options=options)
     digest = hashlib.sha256(b"the document").hexdigest()
     data = dump_plans(result, sha256=digest)
-    assert data["format"] == PLANS_FORMAT == "toolshape.plans/2"
+    assert data["format"] == PLANS_FORMAT == "toolshape.plans/3"
     assert data["planFormat"] == PLAN_FORMAT
     assert data["source"] == {"name": "example.openapi.json", "sha256": digest}
     assert data["settings"] == {"style": "flat", "options": options.to_dict()}
@@ -341,7 +341,7 @@ def first_with_defs(data: dict[str, Any]) -> dict[str, Any]:
         (lambda d: d["profiles"][0].update(binary=[]), "profiles.0.binary"),
         (lambda d: d["profiles"][0].update(fixed={}), "profiles.0.fixed"),
         (lambda d: d["profiles"][0].pop("style"), "profiles.0"),
-        (lambda d: d["tools"][1].update(format="toolshape.plan/2"), "tools.1"),  # a profile's
+        (lambda d: d["tools"][1].update(format="toolshape.plan/3"), "tools.1"),  # a profile's
         (lambda d: d["profiles"][0].update(name="x"), "profiles.0"),  # a tool's own
         (lambda d: d["tools"][1].update(profile=9), "tools.1.profile"),
         (lambda d: d["tools"][1].pop("profile"), "tools.1"),
@@ -430,6 +430,11 @@ def grouped(data: dict[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
+def first_key(group: list[str] | dict[str, str]) -> str:
+    """The first `definitions` key a `$defs` group names (a list of keys, or names -> keys)."""
+    return next(iter(group.values() if isinstance(group, dict) else group))
+
+
 def with_defs(data: dict[str, Any], value: Any, *, last: bool = False) -> dict[str, Any]:
     """`data` whose first (or last) schema with a group's index as `$defs` has `value` there."""
     grouped(data)[-1 if last else 0]["$defs"] = value
@@ -442,7 +447,7 @@ def with_defs(data: dict[str, Any], value: Any, *, last: bool = False) -> dict[s
     [
         lambda d: d["defsGroups"].append(["no such definition"]),  # a group no schema names
         lambda d: d["defsGroups"][0].append("no such definition"),
-        lambda d: d["definitions"].pop(d["defsGroups"][-1][0]),
+        lambda d: d["definitions"].pop(first_key(d["defsGroups"][-1])),
         lambda d: with_defs(d, "Name"),
         lambda d: with_defs(d, True),
         lambda d: with_defs(d, -1),
@@ -504,7 +509,7 @@ def test_a_defs_object_is_refused_where_it_is_wrong(
 
 @pytest.mark.parametrize(
     "text",
-    ["", "not json", "[]", "{" * 100_000, '{"format": "toolshape.plans/2"}', "1" * 5000],
+    ["", "not json", "[]", "{" * 100_000, '{"format": "toolshape.plans/3"}', "1" * 5000],
 )
 def test_what_is_not_a_plans_file_is_a_plan_data_error(text: str) -> None:
     with pytest.raises(PlanDataError):
@@ -526,7 +531,7 @@ def test_toolshape_plan_out_writes_the_file_the_gateway_serves(tmp_path: Path) -
     assert loaded.source == str(SHOP)
     data = json.loads(out.read_text(encoding="utf-8"))
     assert data["source"]["sha256"] == hashlib.sha256(SHOP.read_bytes()).hexdigest()
-    assert f"wrote {out} (toolshape.plans/2): {len(loaded.tools)} tools, 2 errors" in err.getvalue()
+    assert f"wrote {out} (toolshape.plans/3): {len(loaded.tools)} tools, 2 errors" in err.getvalue()
     from toolshape.cli import parse_document
 
     document = parse_document(SHOP.read_text(encoding="utf-8"), str(SHOP))
@@ -944,7 +949,7 @@ def route_named(data: dict[str, Any], name: str) -> dict[str, Any]:
         ),
         (
             lambda d: d["profiles"][0].update(basePath="//evil.example"),
-            "tools.0.basePath",
+            "profiles.0.basePath",
             "starts with `//`, which names another host",
         ),
     ],

@@ -10,15 +10,16 @@ from typing import Any
 import pytest
 
 from tests.test_tool import doc, json_response, one
-from toolshape import Plan, ToolshapeError
+from toolshape import Options, Plan, ToolshapeError
 
 THING = {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]}
 PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"
 MISMATCH = "HTTP {status} (the response does not match the tool's output schema): "
+AT = "HTTP {status} (the response does not match the tool's output schema at {where}): "
 
 
-def with_output(schema: Any = THING) -> Plan:
-    return one(doc(json_response(schema)))
+def with_output(schema: Any = THING, view: str = "exact") -> Plan:
+    return one(doc(json_response(schema)), options=Options.preset(output_schemas=view))
 
 
 def without_output() -> Plan:
@@ -147,25 +148,144 @@ def test_a_wrapped_answer_is_structured_under_result() -> None:
 @pytest.mark.parametrize(
     ("status", "headers", "body"),
     [
-        (200, JSON, b'{"id": 5}'),  # does not match
         (200, JSON, b"not json"),
         (200, JSON, b""),
         (200, {"content-type": "text/csv"}, b"id\nt1\n"),
+        (200, {}, b'{"id": "t1"}'),  # JSON only by its looks
         (201, JSON, b'{"id": NaN}'),  # not JSON either
         (302, JSON, b'{"id": "t1"}'),  # a 3xx
     ],
-    ids=["no-match", "not-json", "empty", "csv", "nan", "3xx"],
+    ids=["not-json", "empty", "csv", "no-content-type", "nan", "3xx"],
 )
-def test_with_an_output_schema_every_other_answer_below_400_is_an_error(
+def test_exact_every_other_answer_below_400_is_an_error(
     status: int, headers: Any, body: bytes
 ) -> None:
-    """S16.4: MCP clients refuse an unstructured non-error result from a tool with an output
-    schema, so any other answer below 400 is `isError`, with the status and the whole body."""
+    """S16.4 (the exact view, S16.7): MCP clients refuse an unstructured non-error result from
+    a tool with an output schema, so any other answer below 400 is `isError`, with the status
+    and the whole body."""
     result = with_output().result(status, headers, body)
     assert result == {
         "content": [{"type": "text", "text": MISMATCH.format(status=status) + body.decode()}],
         "isError": True,
     }
+
+
+ADDRESS = {
+    "type": "object",
+    "properties": {
+        "id": {"type": "string"},
+        "a/b": {"type": "integer"},
+        "created": {"type": "string", "format": "date-time"},
+        "tags": {"type": "array", "items": {"type": "string"}},
+    },
+    "required": ["id"],
+    "additionalProperties": False,
+}
+
+
+@pytest.mark.parametrize(
+    ("answer", "where"),
+    [
+        ({"id": 5}, "/id: 5 is not of type 'string'"),
+        ({}, "/: 'id' is a required property"),
+        ({"id": "x", "a/b": "1"}, "/a~1b: '1' is not of type 'integer'"),
+        ({"id": "x", "tags": ["a", 2]}, "/tags/1: 2 is not of type 'string'"),
+        (
+            {"id": "x", "more": 1},
+            "/: Additional properties are not allowed ('more' was unexpected)",
+        ),
+        (
+            {"id": "x", "created": "2024-01-01 10:00:00"},
+            "/created: '2024-01-01 10:00:00' is not a 'date-time'",
+        ),
+        ([1], "/: [1] is not of type 'object'"),
+    ],
+    ids=["kind", "required", "escaped", "deep", "closed", "format", "root"],
+)
+def test_exact_an_answer_that_does_not_fit_names_where(answer: Any, where: str) -> None:
+    """S16.4: the first error the validator reports, at a JSON pointer into the body as
+    received; S16.7: the exact view asserts the TypeScript client's formats (a date-time with
+    no time zone, as measured)."""
+    body = json.dumps(answer).encode()
+    result = with_output(ADDRESS).result(200, JSON, body)
+    assert result == {
+        "content": [{"type": "text", "text": AT.format(status=200, where=where) + body.decode()}],
+        "isError": True,
+    }
+
+
+def test_exact_a_wrapped_answer_is_located_in_the_body_as_received() -> None:
+    """S16.4: the pointer never starts `/result`: it points into what the API sent."""
+    plan = with_output({"type": "array", "items": {"type": "integer"}})
+    result = plan.result(200, JSON, b'[1, "two"]')
+    assert result["content"][0]["text"].startswith(
+        AT.format(status=200, where="/1: 'two' is not of type 'integer'")
+    )
+    root = plan.result(200, JSON, b'{"a": 1}')
+    assert root["content"][0]["text"].startswith(
+        AT.format(status=200, where="/: {'a': 1} is not of type 'array'")
+    )
+
+
+def structured(body: str, value: Any) -> dict[str, Any]:
+    return {
+        "content": [{"type": "text", "text": body}],
+        "structuredContent": value,
+        "isError": False,
+    }
+
+
+@pytest.mark.parametrize(
+    ("status", "headers", "body", "value"),
+    [
+        (200, JSON, '{"tags": ["a"]}', {"tags": ["a"]}),  # `id` missing
+        (200, JSON, '{"id": "x", "more": {"new": true}}', {"id": "x", "more": {"new": True}}),
+        (200, JSON, '{"id": null, "tags": [null]}', {"id": None, "tags": [None]}),
+        (200, JSON, '{"id": "x", "created": "yesterday"}', {"id": "x", "created": "yesterday"}),
+        (200, {}, '{"id": "x"}', {"id": "x"}),  # no content type, JSON all the same
+        (200, JSON, "", {}),
+        (204, {}, "", {}),
+        (201, {"content-type": "text/plain"}, "", {}),
+    ],
+    ids=["missing", "extra", "nulls", "format", "no-content-type", "empty", "204", "empty-text"],
+)
+def test_shape_a_drifting_answer_is_structured(
+    status: int, headers: Any, body: str, value: Any
+) -> None:
+    """S16.7: under the shape view (the default) an answer fails only when a value's kind
+    differs; an empty 2xx answer is `{}`, and JSON without a content type is read as JSON."""
+    result = with_output(ADDRESS, view="shape").result(status, headers, body.encode())
+    assert result == structured(body, value)
+
+
+def test_shape_is_the_default_and_an_empty_wrapped_answer_is_a_null_result() -> None:
+    """S16.7: `output_schemas` defaults to the shape view; S16.3 wrapped, an empty answer is
+    `{"result": null}`."""
+    plan = one(doc(json_response({"type": "array", "items": {"type": "integer"}})))
+    assert plan.output_view == "shape"
+    assert plan.result(204, {}, b"") == structured("", {"result": None})
+    assert plan.result(200, JSON, b"[1, null]") == structured("[1, null]", {"result": [1, None]})
+
+
+@pytest.mark.parametrize(
+    ("status", "headers", "body", "where"),
+    [
+        (200, JSON, '{"id": 5}', " at /id: 5 is not of type 'string', 'null'"),
+        (200, JSON, '{"tags": {"a": 1}}', " at /tags: {'a': 1} is not of type 'array', 'null'"),
+        (200, JSON, "[]", " at /: [] is not of type 'object'"),
+        (200, {"content-type": "text/csv"}, "id\nx\n", ""),
+        (200, JSON, "{", ""),
+        (302, JSON, '{"id": "x"}', ""),
+    ],
+    ids=["kind", "array-kind", "root", "csv", "not-json", "3xx"],
+)
+def test_shape_an_answer_of_another_kind_is_an_error_naming_where(
+    status: int, headers: Any, body: str, where: str
+) -> None:
+    """S16.7: the shape view still refuses a value of another kind, naming where (S16.4)."""
+    result = with_output(ADDRESS, view="shape").result(status, headers, body.encode())
+    head = MISMATCH.format(status=status).replace("):", f"{where}):")
+    assert result == {"content": [{"type": "text", "text": head + body}], "isError": True}
 
 
 def test_with_an_output_schema_an_image_is_an_error_with_the_image_attached() -> None:

@@ -14,11 +14,12 @@ from typing import TYPE_CHECKING
 
 from toolshape.call._credentials import NOTHING, Applied, apply_credentials
 from toolshape.call._reading import pick_reading
-from toolshape.call._result import tool_result
+from toolshape.call._result import Expected, tool_result
 from toolshape.call._route import Router, routed
 from toolshape.model._errors import ArgumentError, ArgumentIssue
 from toolshape.model._json import JsonObject, Unchecked, thaw
 from toolshape.model._types import CHANNEL_ARGUMENT, NO_BODY, Inbound, Reading, Request, Schema
+from toolshape.schema._formats import AJV_FORMATS
 from toolshape.schema._validate import Judge
 
 if TYPE_CHECKING:
@@ -44,6 +45,7 @@ class Engine:
         "_nested",
         "_output",
         "flat_properties",
+        "output_view",
         "output_wrapped",
         "router",
         "style",
@@ -60,6 +62,7 @@ class Engine:
         self._check: Schema | None = plan._check
         self._output: Schema | None = plan._output
         self.output_wrapped = plan.output_wrapped
+        self.output_view = plan.output_view
         self._judges: dict[str, Judge] = {}
         self._defaults: dict[str, dict[str, Unchecked]] = {}
 
@@ -79,7 +82,8 @@ class Engine:
                 schema = self._output
             else:
                 schema = self._rooted(self._nested["properties"][which.partition(":")[2]])
-            judge = self._judges[which] = Judge(schema)
+            exact = which == "output" and self.output_view == "exact"
+            judge = self._judges[which] = Judge(schema, AJV_FORMATS if exact else None)
         return judge
 
     def _rooted(self, schema: Schema) -> dict[str, Unchecked]:
@@ -115,8 +119,13 @@ class Engine:
         self, status: Unchecked, headers: Unchecked, body: Unchecked, uri: str | None = None
     ) -> JsonObject:
         """S16.4: the MCP `CallToolResult` of the API's answer."""
-        judge = self.judge("output") if self._output is not None else None
-        return tool_result(status, headers, body, judge=judge, wrapped=self.output_wrapped, uri=uri)
+        return tool_result(status, headers, body, expected=self._expected(), uri=uri)
+
+    def _expected(self) -> Expected | None:
+        """S16.3, S16.7: what the output schema expects of an answer, or None."""
+        if self._output is None or self.output_view == "off":
+            return None
+        return Expected(self.judge("output"), self.output_wrapped, self.output_view)
 
     # -- calls -------------------------------------------------------------------------------
 

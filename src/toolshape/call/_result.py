@@ -11,17 +11,20 @@ from __future__ import annotations
 import base64
 import json
 from collections.abc import Iterable, Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from toolshape.model._errors import ToolshapeError
 from toolshape.model._http import text_codec
 from toolshape.model._json import JsonObject, Unchecked
+from toolshape.schema._pointers import pointer
 from toolshape.schema._validate import Judge
 
 #: S16.4: the `uri` of an embedded resource when the caller gives none.
 DEFAULT_URI = "toolshape:response"
-#: S16.4: the text of a non-error answer that an output schema does not accept.
-MISMATCH = "HTTP {status} (the response does not match the tool's output schema): "
+#: S16.4: the text of a non-error answer that an output schema does not accept (`where`:
+#: ` at <pointer>: <message>` for a JSON answer, else nothing).
+MISMATCH = "HTTP {status} (the response does not match the tool's output schema{where}): "
 
 _TEXT_TYPES = frozenset(
     {
@@ -116,19 +119,26 @@ def _binary(kind: str, body: bytes, uri: str | None) -> JsonObject:
     }
 
 
+@dataclass(frozen=True, slots=True)
+class Expected:
+    """What a tool with an output schema expects of an answer (S16.3, S16.7): the schema's
+    judge, whether S16.3 wrapped it under `result`, and the view it is."""
+
+    judge: Judge
+    wrapped: bool = False
+    view: Literal["shape", "exact"] = "shape"
+
+
 def tool_result(
     status: Unchecked,
     headers: Unchecked,
     body: Unchecked,
     *,
-    judge: Judge | None = None,
-    wrapped: bool = False,
+    expected: Expected | None = None,
     uri: str | None = None,
 ) -> JsonObject:
-    """The MCP `CallToolResult` of one HTTP answer (S16.4).
-
-    `judge` is the plan's output-schema judge (None: the tool has no output schema); `wrapped`
-    says S16.3 wrapped a non-object schema under `result`.
+    """The MCP `CallToolResult` of one HTTP answer (S16.4); `expected` is None when the tool
+    has no output schema.
 
     Raises:
         ToolshapeError: `status` is not an HTTP status (100-599), `headers` is neither a mapping
@@ -139,25 +149,9 @@ def tool_result(
     kind, charset = media_type(headers)
     raw = _body_bytes(body)
     failed = status >= 400
-    textual = is_text(kind)
-    text = decode(raw, charset) if textual else None
-    if judge is not None and not failed:
-        structured = _structured(status, kind, text, judge, wrapped)
-        if structured is not None:
-            return {
-                "content": [{"type": "text", "text": text}],
-                "structuredContent": structured,
-                "isError": False,
-            }
-        # MCP clients refuse an unstructured non-error result from a tool with an output schema.
-        head = MISMATCH.format(status=status)
-        if text is not None:
-            return {"content": [{"type": "text", "text": head + text}], "isError": True}
-        described = f"{head}{len(raw)} bytes of {kind}, attached"
-        return {
-            "content": [{"type": "text", "text": described}, _binary(kind, raw, uri)],
-            "isError": True,
-        }
+    text = decode(raw, charset) if is_text(kind) else None
+    if expected is not None and not failed:
+        return _checked(status, kind, raw, text, expected, uri)
     prefix = f"HTTP {status}: " if failed else ""
     if text is not None:
         return {"content": [{"type": "text", "text": prefix + text}], "isError": failed}
@@ -167,17 +161,60 @@ def tool_result(
     return {"content": content, "isError": failed}
 
 
-def _structured(
-    status: int, kind: str, text: str | None, judge: Judge, wrapped: bool
-) -> JsonObject | None:
-    """S16.4: the structured content of a 2xx JSON answer its output schema accepts, or None."""
-    if not 200 <= status <= 299 or text is None or not is_json(kind):
-        return None
+def _checked(
+    status: int, kind: str, raw: bytes, text: str | None, expected: Expected, uri: str | None
+) -> JsonObject:
+    """S16.4, S16.7: a non-error answer of a tool with an output schema: structured when it
+    fits the schema, else an error saying where it does not (MCP clients refuse an
+    unstructured non-error result from a tool with an output schema)."""
+    read = _read(status, kind, raw, text, expected)
+    if isinstance(read, _Fits):
+        return {
+            "content": [{"type": "text", "text": text or ""}],
+            "structuredContent": read.value,
+            "isError": False,
+        }
+    head = MISMATCH.format(status=status, where=read.where)
+    if text is not None:
+        return {"content": [{"type": "text", "text": head + text}], "isError": True}
+    described = f"{head}{len(raw)} bytes of {kind}, attached"
+    return {
+        "content": [{"type": "text", "text": described}, _binary(kind, raw, uri)],
+        "isError": True,
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class _Fits:
+    value: JsonObject
+
+
+@dataclass(frozen=True, slots=True)
+class _Misfit:
+    where: str
+    """` at <pointer>: <message>` when the answer is JSON, else `""`."""
+
+
+def _read(
+    status: int, kind: str, raw: bytes, text: str | None, expected: Expected
+) -> _Fits | _Misfit:
+    """The structured content of a 2xx answer the output schema accepts, or where it fails."""
+    if not 200 <= status <= 299:
+        return _Misfit("")
+    shape = expected.view == "shape"
+    if shape and not raw.strip():  # S16.7: an empty answer is an empty structure
+        return _Fits({"result": None} if expected.wrapped else {})
+    if text is None or not (is_json(kind) or (shape and not kind)):
+        return _Misfit("")
     try:
         value = json.loads(text, parse_constant=_refuse_constant)
     except (ValueError, RecursionError):
-        return None
-    structured = {"result": value} if wrapped else value
-    if not isinstance(structured, dict) or judge.problems(structured):
-        return None
-    return structured
+        return _Misfit("")
+    structured = {"result": value} if expected.wrapped else value
+    problems = expected.judge.first(structured)
+    if not problems:
+        return _Fits(structured)
+    where, _, message = problems[0]
+    if expected.wrapped and where[:1] == ("result",):
+        where = where[1:]
+    return _Misfit(f" at {pointer(*map(str, where)) or '/'}: {message}")

@@ -280,6 +280,7 @@ def to_plan(
         annotations=draft.annotations,
         _output=draft.output,
         output_wrapped=draft.output_wrapped,
+        output_view=options.output_view,
         body_encoding=draft.body_encoding if body is not None else None,
         encoding=body.encoding if body is not None else {},
         binary=draft.binary,
@@ -537,11 +538,12 @@ def pattern_notes(op: Operation, place: Place) -> list[Diagnostic]:
 def _output(
     op: Operation, options: Options, place: Place, notes: list[Diagnostic]
 ) -> tuple[JsonObject | None, bool]:
-    """S16.3: the output schema and whether it wraps the answer; a note when the success
-    response's schema can't be read."""
-    if options.output_view != "off" and op.output is not None:
-        return output_schema(op.output)
-    if options.output_view != "off" and op.output_problem is not None:
+    """S16.3: the output schema in the view S16.7 chooses and whether it wraps the answer; a
+    note when the success response's schema can't be read."""
+    view = options.output_view
+    if view != "off" and op.output is not None:
+        return output_schema(op.output, view)
+    if view != "off" and op.output_problem is not None:
         notes.append(
             place.note(
                 "warning",

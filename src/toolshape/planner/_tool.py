@@ -6,12 +6,14 @@ Pure functions of the operation as read; the planner ties them to the plan.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Literal
 
 from toolshape.model._http import MEDIA_TYPE, body_encoding, part_media
 from toolshape.model._json import Json, JsonObject, Unchecked, is_map
 from toolshape.model._types import Body, BodyEncoding, Operation, Output
 from toolshape.schema._dialects import DIALECTS, DRAFT2020_12, OPENAPI30
 from toolshape.schema._pointers import follow
+from toolshape.schema._shape import shape_view
 from toolshape.schema._views import is_base64
 
 #: S16.2: the hints each method implies (MCP `ToolAnnotations`); TRACE is safe like GET.
@@ -97,11 +99,12 @@ def tool_annotations(
     return out, problems
 
 
-def output_schema(output: Output) -> tuple[JsonObject, bool]:
-    """S16.3: the MCP output schema of a response schema, and whether it was wrapped: an object
-    schema is used as it is (`type: "object"` added when it has `properties` but no `type`);
-    anything else becomes `{"type": "object", "properties": {"result": ...}}`. `$defs` at the
-    root; a dialect other than 2020-12 declared there (S4.7)."""
+def output_schema(output: Output, view: Literal["shape", "exact"]) -> tuple[JsonObject, bool]:
+    """S16.3: the MCP output schema of a response schema in `view` (S16.7), and whether it was
+    wrapped: an object schema is used as it is (`type: "object"` added when it has
+    `properties` but no `type`); anything else becomes `{"type": "object", "properties":
+    {"result": ...}}`. `$defs` at the root; a dialect other than 2020-12 declared there
+    (S4.7)."""
     schema = output.schema
     dialect = DIALECTS.get(DRAFT2020_12 if output.dialect == OPENAPI30 else output.dialect)
     declare = dialect.declare if dialect else None
@@ -118,7 +121,7 @@ def output_schema(output: Output) -> tuple[JsonObject, bool]:
     if output.defs:
         inner = root.get("$defs")
         root["$defs"] = {**(inner if is_map(inner) else {}), **output.defs}
-    return root, wrapped
+    return (shape_view(root) if view == "shape" else root), wrapped
 
 
 def wire_body(

@@ -16,7 +16,7 @@ from toolshape.model._http import STYLES
 from toolshape.model._json import Json, JsonObject, Unchecked, thaw
 from toolshape.model._types import Channel, Diagnostic, ParamStyle, Security, SecurityScheme
 
-PLAN_FORMAT = "toolshape.plan/2"
+PLAN_FORMAT = "toolshape.plan/3"
 """The version tag of `Plan.to_dict()` data (S15.1)."""
 
 
@@ -269,6 +269,7 @@ FIELDS: tuple[Field, ...] = (
     Field("annotations", "annotations", _ANNOTATIONS),
     Field("outputSchema", "_output", {"type": ["object", "null"]}, SCHEMA),
     Field("outputWrapped", "output_wrapped", {"type": "boolean"}, shared=True),
+    Field("outputView", "output_view", {"enum": ["shape", "exact", "off"]}, shared=True),
     Field(
         "bodyEncoding",
         "body_encoding",

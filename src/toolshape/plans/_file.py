@@ -1,7 +1,7 @@
-"""Plans files (`toolshape.plans/2`): a whole document's plans, planned once at build time and
+"""Plans files (`toolshape.plans/3`): a whole document's plans, planned once at build time and
 served at run time without the document (S15.1).
 
-A file holds every tool's plan data (`toolshape.plan/2`), the errors and diagnostics, the
+A file holds every tool's plan data (`toolshape.plan/3`), the errors and diagnostics, the
 settings planning used and a hash of the source document. What an API's tools repeat is
 written once: the `$defs` entries the plans of one document share (in memory, one object for
 every tool) under `definitions`, and each set of them schemas share once too (`defsGroups`: the
@@ -60,7 +60,7 @@ from toolshape.plans._plan import Plan, PlanResult
 from toolshape.schema._fastcheck import compile_check
 from toolshape.schema._validate import compile_schema
 
-PLANS_FORMAT = "toolshape.plans/2"
+PLANS_FORMAT = "toolshape.plans/3"
 """The version tag of a plans file (`dump_plans`, `load_plans`)."""
 
 _REBUILD = "plan the document again with this version: `toolshape plan SPEC --out FILE`"
@@ -163,7 +163,7 @@ def _judges() -> tuple[Any, Any]:
 
 
 def dump_plans(result: PlanResult, *, sha256: str | None = None) -> JsonObject:
-    """`result` as a plans file's data (`toolshape.plans/2`); `json.dump` it to write the file.
+    """`result` as a plans file's data (`toolshape.plans/3`); `json.dump` it to write the file.
 
     `sha256` is the hex SHA-256 of the source document's bytes, recorded so a deployment can
     tell which document a file was planned from (the library reads no file to compute it).
@@ -365,6 +365,8 @@ def _plan(
         {
             "path": entry["path"],
             "basePath": profile["basePath"],
+            "outputView": profile["outputView"],
+            "outputSchema": entry["outputSchema"],
             "parameters": [file["routes"][i] for i in entry["parameters"]],
             "fixed": profile["fixed"],
             "security": file["securityRequirements"][entry["security"]],
@@ -394,14 +396,19 @@ def _plan(
 _TABLED = frozenset({"parameters", "security"})
 
 
+#: The plan-data keys a plans file writes in `profiles` (`Field.shared`).
+_SHARED_KEYS = frozenset(f.key for f in SHARED_FIELDS)
+
+
 def _table_place(field: str, entry: JsonObject, where: str) -> str:
     """Where in the file a field of a tool's resolved plan data is: a route's in `routes`, a
-    fixed argument's in the tool's entry of `profiles`, the rest in the tool's entry."""
+    field its API's tools repeat in the tool's entry of `profiles`, the rest in the tool's
+    entry."""
     head, _, rest = field.partition(".")
     if head == "parameters":
         index, _, inside = rest.partition(".")
         return f"routes.{entry['parameters'][int(index)]}.{inside}"
-    if head == "fixed":
+    if head in _SHARED_KEYS:
         return f"profiles.{entry['profile']}.{field}"
     return f"{where}.{field}"
 

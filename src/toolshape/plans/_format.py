@@ -1,4 +1,4 @@
-"""S15.1: the plan-data format `toolshape.plan/2` as a JSON Schema (`PLAN_SCHEMA`, built from
+"""S15.1: the plan-data format `toolshape.plan/3` as a JSON Schema (`PLAN_SCHEMA`, built from
 the field table), its parts as a plans file holds them (a tool's entry, the fields tools share,
 a route, a security requirement), and the checks that make loaded data safe to serve from.
 
@@ -126,7 +126,7 @@ def _refuse(field: str, reason: str) -> PlanDataError:
 
 
 def check_plan_data(data: Any) -> None:
-    """Refuse plan data that is not `toolshape.plan/2` or could not be served safely (S15.1).
+    """Refuse plan data that is not `toolshape.plan/3` or could not be served safely (S15.1).
 
     Raises:
         PlanDataError: naming the first field at fault.
@@ -177,6 +177,8 @@ def tool_problem(data: Any) -> tuple[str, str] | None:
         return "path", "starts with `//`, which names another host"
     if data["basePath"].startswith("//"):
         return "basePath", "starts with `//`, which names another host"
+    if data["outputView"] == "off" and data["outputSchema"] is not None:
+        return "outputView", "is 'off', beside an output schema"
     fixed = [(f"fixed.{i}.route", f["route"]) for i, f in enumerate(data["fixed"]) if f["route"]]
     routes = [*((f"parameters.{i}", r) for i, r in enumerate(data["parameters"])), *fixed]
     variables = template_variables(data["path"])

@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Literal, Protocol
 
 from toolshape.model._errors import PlanError, ToolshapeError
 from toolshape.model._json import Json, JsonObject, Unchecked, thaw
-from toolshape.model._options import Options
+from toolshape.model._options import Options, OutputView
 from toolshape.model._types import (
     BodyEncoding,
     BodyShape,
@@ -31,6 +31,17 @@ from toolshape.plans._fields import FIELDS, PLAN_FORMAT, FixedArgument, Paramete
 from toolshape.plans._format import check_plan_data
 
 __all__ = ["FixedArgument", "ParameterRoute", "Plan", "PlanResult"]
+
+
+def _objects_only(root: JsonObject) -> JsonObject:
+    """S16.5: `root` with each boolean schema directly under its `properties` as an object."""
+    properties = root.get("properties")
+    if isinstance(properties, dict) and any(isinstance(p, bool) for p in properties.values()):
+        root["properties"] = {
+            name: ({} if p else {"not": {}}) if isinstance(p, bool) else p
+            for name, p in properties.items()
+        }
+    return root
 
 
 class CallEngine(Protocol):
@@ -95,6 +106,9 @@ class Plan:
     output_wrapped: bool = False
     """S16.3: the response schema was not an object, so the output schema wraps it under
     `result` (and so does `result()`'s `structuredContent`)."""
+    output_view: OutputView = "shape"
+    """S16.7: which view of the response schema `output_schema` is (`shape`, `exact`), or
+    `off`: the tool has none."""
     body_encoding: BodyEncoding | None = None
     """S17: how the body becomes bytes (`json`, `form`, `multipart`, `text`, `binary`,
     `unsupported`); None without a body."""
@@ -176,15 +190,18 @@ class Plan:
 
     def to_mcp_tool(self) -> JsonObject:
         """S16.5: the MCP `2025-11-25` `Tool` object: `name`, `title` (when any),
-        `description`, `inputSchema`, `outputSchema` (when any), `annotations`."""
+        `description`, `inputSchema`, `outputSchema` (when any), `annotations`. A boolean
+        schema directly under a root's `properties` is advertised as `{}` (`true`) or
+        `{"not": {}}` (`false`): the TypeScript client's `listTools` refuses a non-object."""
         self._ready()
         tool: JsonObject = {"name": self.name}
         if self.title is not None:
             tool["title"] = self.title
         tool["description"] = self.description
-        tool["inputSchema"] = self.input_schema
-        if self._output is not None:
-            tool["outputSchema"] = self.output_schema
+        tool["inputSchema"] = _objects_only(self.input_schema)
+        output = self.output_schema
+        if output is not None:
+            tool["outputSchema"] = _objects_only(output)
         tool["annotations"] = dict(thaw(self.annotations))
         return tool
 
@@ -251,7 +268,7 @@ class Plan:
     def from_dict(cls, data: Mapping[str, Unchecked]) -> Plan:
         """Load a plan written by `to_dict` (S15.1); it routes exactly like the original.
 
-        The data is checked first as untrusted input: against the `toolshape.plan/2` JSON
+        The data is checked first as untrusted input: against the `toolshape.plan/3` JSON
         Schema (`PLAN_SCHEMA`), and every schema in it as planning would check it.
 
         Raises:

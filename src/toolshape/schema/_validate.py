@@ -14,7 +14,13 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from jsonschema import Draft6Validator, Draft7Validator, Draft201909Validator, Draft202012Validator
+from jsonschema import (
+    Draft6Validator,
+    Draft7Validator,
+    Draft201909Validator,
+    Draft202012Validator,
+    FormatChecker,
+)
 from jsonschema import validators as _validators
 from jsonschema.exceptions import ValidationError
 from referencing import Registry
@@ -124,13 +130,13 @@ def validator_class(schema: Schema) -> Any:
     return VALIDATORS.get(known.uri if known else DRAFT2020_12, VALIDATORS[DRAFT2020_12])
 
 
-def compile_schema(schema: Schema) -> Any:
+def compile_schema(schema: Schema, formats: FormatChecker | None = None) -> Any:
     """A validator for `schema` under the dialect its root declares (2020-12 by default).
 
-    `format` is an annotation only (S13.3): no format checker is attached. References resolve
-    inside `schema` only (S14.1).
+    `format` is an annotation only (S13.3) unless `formats` asserts some (S16.7: an `"exact"`
+    output schema). References resolve inside `schema` only (S14.1).
     """
-    return validator_class(schema)(schema, registry=NO_RETRIEVAL)
+    return validator_class(schema)(schema, registry=NO_RETRIEVAL, format_checker=formats)
 
 
 def _path(prefix: str, parts: Iterable[Any]) -> str:
@@ -140,41 +146,56 @@ def _path(prefix: str, parts: Iterable[Any]) -> str:
     return path
 
 
-def _issue(error: ValidationError, prefix: str) -> ArgumentIssue:
+Finding = tuple[tuple[str | int, ...], str, str]
+"""One problem a validator finds: where (the path of keys and indices), the keyword, the
+message (cut at `MAX_MESSAGE`)."""
+
+
+def _finding(error: ValidationError) -> Finding:
     message = error.message
     if len(message) > MAX_MESSAGE:
         message = message[:MAX_MESSAGE] + "…"
-    return ArgumentIssue(_path(prefix, error.absolute_path), str(error.validator), message)
+    return tuple(error.absolute_path), str(error.validator), message
 
 
-def check(validator: Any, instance: Unchecked, prefix: str = "") -> list[ArgumentIssue]:
-    """Every problem `validator` finds in `instance`, paths prefixed with `prefix` (S13.4).
+def findings(
+    validator: Any, instance: Unchecked, first: bool = False, subject: str = "the arguments"
+) -> list[Finding]:
+    """Every problem `validator` finds in `instance` (only the first with `first`); `subject`
+    names the instance in the messages of the findings below.
 
     Never raises (S14.4): a schema that can't be evaluated (a pattern Python can't compile, a
     reference that doesn't resolve, a value nested too deeply, a keyword the validator can't
-    apply to this value) is reported as an issue at the root, so the call is rejected.
+    apply to this value) is one finding at the root.
     """
     try:
         errors = validator.iter_errors(instance)
-        first = next(errors, None)
-        if first is None:
+        found = next(errors, None)
+        if found is None:
             return []
-        return [_issue(first, prefix), *(_issue(e, prefix) for e in errors)]
+        return [_finding(found)] if first else [_finding(found), *map(_finding, errors)]
     except RecursionError:
-        return [ArgumentIssue(prefix, "depth", "the arguments are nested too deeply to validate")]
+        return [((), "depth", f"{subject} are nested too deeply to validate")]
     except (re.error, Unresolvable) as error:
+        return [((), "schema", f"the tool's schema can't be evaluated here: {error}")]
+    except Exception as error:  # S14.4: any other failure is a problem too
         return [
-            ArgumentIssue(prefix, "schema", f"the tool's schema can't be evaluated here: {error}")
-        ]
-    except Exception as error:  # S14.4: any other failure rejects the call
-        return [
-            ArgumentIssue(
-                prefix,
+            (
+                (),
                 "schema",
-                f"the arguments can't be checked against the tool's schema "
+                f"{subject} can't be checked against the tool's schema "
                 f"({type(error).__name__}: {_quoted(str(error))})",
             )
         ]
+
+
+def check(validator: Any, instance: Unchecked, prefix: str = "") -> list[ArgumentIssue]:
+    """Every problem `validator` finds in a call's `instance`, paths prefixed with `prefix`
+    (S13.4); never raises, so a schema that can't be evaluated rejects the call."""
+    return [
+        ArgumentIssue(_path(prefix, where), keyword, message)
+        for where, keyword, message in findings(validator, instance)
+    ]
 
 
 class Judge:
@@ -183,17 +204,33 @@ class Judge:
 
     __slots__ = ("fast", "validator")
 
-    def __init__(self, schema: Schema) -> None:
-        self.validator = compile_schema(schema)
-        self.fast = compile_check(schema)
+    def __init__(self, schema: Schema, formats: FormatChecker | None = None) -> None:
+        self.validator = compile_schema(schema, formats)
+        self.fast = compile_check(schema) if formats is None else None  # it asserts no format
+
+    def valid(self, instance: Unchecked) -> bool:
+        """Whether `instance` is valid (the fast path proves most valid values)."""
+        return not self.first(instance)
+
+    def first(self, instance: Unchecked) -> list[Finding]:
+        """The first problem with `instance` (S16.4: the failing location of an answer), or
+        `[]` when it is valid."""
+        if self._proven(instance):
+            return []
+        return findings(self.validator, instance, first=True, subject="the answer's values")
 
     def problems(self, instance: Unchecked, prefix: str = "") -> list[ArgumentIssue]:
         """Every problem with `instance` (S13.4); `[]` when it is valid."""
-        fast = self.fast
-        if fast is not None:
-            try:
-                if fast(instance):
-                    return []
-            except Exception:  # any doubt goes to jsonschema, which decides
-                pass
+        if self._proven(instance):
+            return []
         return check(self.validator, instance, prefix)
+
+    def _proven(self, instance: Unchecked) -> bool:
+        """Whether the fast path proves `instance` valid (any doubt goes to jsonschema)."""
+        fast = self.fast
+        if fast is None:
+            return False
+        try:
+            return bool(fast(instance))
+        except Exception:
+            return False

@@ -1,0 +1,123 @@
+"""S16.7: the shape view of an output schema — the kinds of values an answer holds, not the
+API's contract.
+
+APIs drift from their documents (a field missing or added, a new enum value, `null` for a
+string); the shape view keeps only what says what kind a value is, so a drifting answer is
+still structured and only a value of another kind fails. It is also small: a `$ref` reached
+through more than two `$ref`s becomes `{}`, and only the definitions still referenced are kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from toolshape.model._json import Json, JsonObject, Unchecked, is_map
+from toolshape.schema._pointers import DEFS, def_ref, unescape
+
+#: Keywords the shape view keeps as they are (the root's `$schema` is kept too).
+_TEXT = ("title", "description")
+#: How many `$ref`s the view follows from the root; a `$ref` past them becomes `{}`.
+HOPS = 2
+
+
+class _Versions:
+    """The definitions the view keeps: one version per definition and hop count, each named
+    once (the definition's own name first, then `<name>.<hops>`)."""
+
+    def __init__(self, defs: Mapping[str, Unchecked]) -> None:
+        self.defs = defs
+        self.names: dict[tuple[str, int], str] = {}
+        self.taken: set[str] = set()
+        self.pending: list[tuple[str, int]] = []
+
+    def ref(self, ref: Unchecked, hops: int) -> str | None:
+        """The reference to the version of `ref`'s definition reached through `hops` `$ref`s,
+        or None: past `HOPS`, or not a reference to a whole definition."""
+        if hops > HOPS or not isinstance(ref, str) or not ref.startswith(DEFS):
+            return None
+        name = unescape(ref[len(DEFS) :])
+        if "/" in ref[len(DEFS) :] or name not in self.defs:
+            return None
+        key = (name, hops)
+        if key not in self.names:
+            chosen, n = name, hops
+            while chosen in self.taken:
+                chosen, n = f"{name}.{n}", n + 1
+            self.names[key] = chosen
+            self.taken.add(chosen)
+            self.pending.append(key)
+        return def_ref(self.names[key])
+
+
+def shape_view(root: Mapping[str, Unchecked]) -> JsonObject:
+    """S16.7: the shape view of the output schema `root` (an object schema, `$defs` at its
+    root): `type` (with `"null"` added below the root), `properties`, `items` (not beside
+    `prefixItems`), `prefixItems`, `anyOf`, `oneOf` (as `anyOf`), `allOf`, `$ref`, `title` and
+    `description`; every other keyword dropped."""
+    defs = root.get("$defs")
+    versions = _Versions(defs if is_map(defs) else {})
+    out = _object(root, 0, versions, top=True)
+    if "$schema" in root:
+        out = {"$schema": root["$schema"], **out}
+    kept: JsonObject = {}
+    while versions.pending:
+        name, hops = versions.pending.pop()
+        kept[versions.names[name, hops]] = _shape(versions.defs[name], hops, versions)
+    if kept:
+        out["$defs"] = dict(sorted(kept.items()))
+    return out
+
+
+def _shape(schema: Unchecked, hops: int, versions: _Versions) -> Json:
+    """One schema's shape view, reached through `hops` `$ref`s."""
+    if not is_map(schema):
+        return schema if isinstance(schema, bool) else {}
+    return _object(schema, hops, versions)
+
+
+def _object(
+    schema: Mapping[str, Unchecked], hops: int, versions: _Versions, top: bool = False
+) -> JsonObject:
+    """An object schema's shape view (`top`: the root, whose `type` stays as it is)."""
+    out: JsonObject = {}
+    for key, value in schema.items():
+        if key == "type" and isinstance(value, (str, list)):
+            out["type"] = value if top else _nullable(value)
+        elif key in _TEXT:
+            out[key] = value
+        elif key == "$ref":
+            ref = versions.ref(value, hops + 1)
+            if ref is not None:
+                out["$ref"] = ref
+        elif key == "properties" and is_map(value):
+            out[key] = {name: _shape(sub, hops, versions) for name, sub in value.items()}
+        elif key == "prefixItems" and isinstance(value, list):
+            out[key] = [_shape(sub, hops, versions) for sub in value]
+        elif key == "allOf" and isinstance(value, list):
+            _all_of(out, [_shape(sub, hops, versions) for sub in value])
+        elif key == "items" and "prefixItems" not in schema:
+            out[key] = (
+                [_shape(sub, hops, versions) for sub in value]
+                if isinstance(value, list)
+                else _shape(value, hops, versions)
+            )
+        elif key in ("anyOf", "oneOf") and isinstance(value, list):
+            branches: list[Json] = [_shape(sub, hops, versions) for sub in value]
+            if "anyOf" in out:  # both given: the second joins `allOf`, so both still hold
+                _all_of(out, [{"anyOf": branches}])
+            else:
+                out["anyOf"] = branches
+    return out
+
+
+def _nullable(kind: str | list[Json]) -> Json:
+    """A `type` that also admits `null`."""
+    if isinstance(kind, str):
+        return kind if kind == "null" else [kind, "null"]
+    return kind if "null" in kind else [*kind, "null"]
+
+
+def _all_of(out: JsonObject, branches: list[Json]) -> None:
+    """Add `branches` to `out`'s `allOf`."""
+    given = out.get("allOf")
+    out["allOf"] = [*(given if isinstance(given, list) else []), *branches]

@@ -1,0 +1,224 @@
+"""S16.7: output schemas describe shape, not contracts — the shape view (the default), the exact
+view on request, and `off`."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from tests.test_tool import doc, json_response, one
+from toolshape import Options, Plan, PlanDataError, plan_document
+from toolshape.schema._shape import shape_view
+
+
+def view(schema: dict[str, Any]) -> dict[str, Any]:
+    return shape_view({"type": "object", **schema})
+
+
+def test_the_shape_view_keeps_the_kinds_and_drops_the_contract() -> None:
+    """S16.7: `type` (with `null` below the root), `properties`, `items`, `anyOf`, `allOf`,
+    `title`, `description` stay; `required`, `additionalProperties`, `enum`, `const`,
+    `format`, `pattern`, bounds, `examples`, `default` go."""
+    given = {
+        "title": "Thing",
+        "description": "A thing.",
+        "required": ["id"],
+        "additionalProperties": False,
+        "minProperties": 1,
+        "properties": {
+            "id": {"type": "string", "pattern": "^t", "minLength": 2, "format": "uuid"},
+            "kind": {"type": "string", "enum": ["a", "b"], "default": "a"},
+            "fixed": {"const": 3, "examples": [3]},
+            "count": {"type": ["integer", "null"], "minimum": 0, "multipleOf": 2},
+            "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": True},
+            "either": {"anyOf": [{"type": "string"}, {"type": "object", "required": ["x"]}]},
+            "both": {"allOf": [{"type": "object", "properties": {"a": {"type": "boolean"}}}]},
+        },
+    }
+    assert view(given) == {
+        "type": "object",
+        "title": "Thing",
+        "description": "A thing.",
+        "properties": {
+            "id": {"type": ["string", "null"]},
+            "kind": {"type": ["string", "null"]},
+            "fixed": {},
+            "count": {"type": ["integer", "null"]},
+            "tags": {"type": ["array", "null"], "items": {"type": ["string", "null"]}},
+            "either": {"anyOf": [{"type": ["string", "null"]}, {"type": ["object", "null"]}]},
+            "both": {
+                "allOf": [
+                    {"type": ["object", "null"], "properties": {"a": {"type": ["boolean", "null"]}}}
+                ]
+            },
+        },
+    }
+
+
+def test_one_of_is_read_as_any_of_and_both_still_hold() -> None:
+    """S16.7: `oneOf` becomes `anyOf` (a drifting answer may match two branches); beside an
+    `anyOf`, it joins `allOf`."""
+    assert view({"oneOf": [{"type": "string"}]}) == {
+        "type": "object",
+        "anyOf": [{"type": ["string", "null"]}],
+    }
+    both = view({"anyOf": [{"type": "string"}], "oneOf": [{"type": "integer"}]})
+    assert both == {
+        "type": "object",
+        "anyOf": [{"type": ["string", "null"]}],
+        "allOf": [{"anyOf": [{"type": ["integer", "null"]}]}],
+    }
+
+
+def test_items_beside_prefix_items_is_dropped() -> None:
+    """S16.7: the TypeScript client's Ajv reads `items` the draft-07 way, so beside
+    `prefixItems` it would judge every item; `prefixItems` alone stays."""
+    pair = {"type": "array", "prefixItems": [{"type": "string"}], "items": {"type": "integer"}}
+    assert view({"properties": {"pair": pair}})["properties"]["pair"] == {
+        "type": ["array", "null"],
+        "prefixItems": [{"type": ["string", "null"]}],
+    }
+
+
+def test_the_root_stays_an_object_and_keeps_its_dialect() -> None:
+    """S16.7, S16.3: MCP requires `type: "object"` at the root; a declared dialect stays."""
+    declared = "http://json-schema.org/draft-07/schema#"
+    assert shape_view({"$schema": declared, "type": "object", "required": ["a"]}) == {
+        "$schema": declared,
+        "type": "object",
+    }
+
+
+def chain(length: int) -> dict[str, Any]:
+    """A root whose property refers to D0, D0 to D1, ... each with a string `name`."""
+    defs = {
+        f"D{i}": {
+            "type": "object",
+            "properties": {
+                "name": {"type": "string"},
+                **({"next": {"$ref": f"#/$defs/D{i + 1}"}} if i + 1 < length else {}),
+            },
+        }
+        for i in range(length)
+    }
+    return {"type": "object", "properties": {"first": {"$ref": "#/$defs/D0"}}, "$defs": defs}
+
+
+def test_a_reference_past_two_hops_becomes_anything() -> None:
+    """S16.7: a `$ref` reached through more than two `$ref`s becomes `{}`; only the `$defs`
+    still referenced are kept."""
+    shaped = shape_view(chain(5))
+    assert shaped["properties"] == {"first": {"$ref": "#/$defs/D0"}}
+    assert sorted(shaped["$defs"]) == ["D0", "D1"]
+    assert shaped["$defs"]["D0"]["properties"]["next"] == {"$ref": "#/$defs/D1"}
+    assert shaped["$defs"]["D1"]["properties"] == {"name": {"type": ["string", "null"]}, "next": {}}
+
+
+def test_a_definition_reached_at_two_depths_has_a_version_for_each() -> None:
+    """S16.7: a tree node reached at the first and at the second hop is two definitions, the
+    second with its own references cut."""
+    node = {
+        "type": "object",
+        "properties": {"children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}},
+    }
+    shaped = shape_view(
+        {
+            "type": "object",
+            "properties": {"root": {"$ref": "#/$defs/Node"}},
+            "$defs": {"Node": node},
+        }
+    )
+    assert shaped["$defs"] == {
+        "Node": {
+            "type": ["object", "null"],
+            "properties": {
+                "children": {"type": ["array", "null"], "items": {"$ref": "#/$defs/Node.2"}}
+            },
+        },
+        "Node.2": {
+            "type": ["object", "null"],
+            "properties": {"children": {"type": ["array", "null"], "items": {}}},
+        },
+    }
+
+
+def test_unused_definitions_are_pruned() -> None:
+    shaped = shape_view(
+        {"type": "object", "properties": {"a": {"type": "string"}}, "$defs": {"Unused": {}}}
+    )
+    assert "$defs" not in shaped
+
+
+def stripe_like() -> dict[str, Any]:
+    """A response whose objects refer onwards through twenty definitions, like Stripe's
+    expandable fields: the exact schema carries every one of them."""
+    schemas = {
+        f"D{i}": {
+            "type": "object",
+            "required": ["id"],
+            "properties": {
+                "id": {"type": "string", "description": f"The id of a D{i}."},
+                "next": {"$ref": f"#/components/schemas/D{(i + 1) % 20}"},
+            },
+        }
+        for i in range(20)
+    }
+    return doc(json_response({"$ref": "#/components/schemas/D0"}), components={"schemas": schemas})
+
+
+def test_the_shape_view_is_smaller_and_the_exact_view_is_as_read() -> None:
+    """S16.7: `"exact"` is S16.3's schema; `"shape"` is smaller; `"off"` (and `False`) is
+    none; `True` is the shape view."""
+    exact = one(stripe_like(), options=Options.preset(output_schemas="exact")).output_schema
+    shape = one(stripe_like()).output_schema
+    assert exact is not None
+    assert shape is not None
+    assert exact["required"] == ["id"]
+    assert len(exact["$defs"]) == 20
+    assert sorted(shape["$defs"]) == ["D1", "D2"]  # D0 is the root; D3 is past two hops
+    assert len(json.dumps(shape)) * 5 < len(json.dumps(exact))
+    assert one(stripe_like(), options=Options.preset(output_schemas=True)).output_schema == shape
+    for off in ("off", False):
+        assert one(stripe_like(), options=Options.preset(output_schemas=off)).output_schema is None
+
+
+def test_the_view_travels_with_the_plan_and_a_contradiction_is_refused() -> None:
+    """S15.1, S16.7: the plan records its view; `off` beside an output schema is refused."""
+    plan = one(stripe_like(), options=Options.preset(output_schemas="exact"))
+    data = plan.to_dict()
+    assert data["outputView"] == "exact"
+    assert Plan.from_dict(data).output_view == "exact"
+    data["outputView"] = "off"
+    with pytest.raises(PlanDataError) as caught:
+        Plan.from_dict(data)
+    assert caught.value.field == "outputView"
+    assert "is 'off', beside an output schema" in str(caught.value)
+
+
+BOOLEANS = {
+    "type": "object",
+    "properties": {"anything": True, "nothing": False, "deep": {"properties": {"x": True}}},
+}
+
+
+def test_boolean_property_schemas_are_advertised_as_objects() -> None:
+    """S16.5: the TypeScript client's `listTools` refuses a non-object directly under a root's
+    `properties`: `true` is advertised as `{}`, `false` as `{"not": {}}`, input and output;
+    deeper booleans stay."""
+    document = doc(
+        {
+            "requestBody": {"content": {"application/json": {"schema": BOOLEANS}}},
+            **json_response(BOOLEANS),
+        },
+        method="post",
+    )
+    for options in (Options(), Options.preset(output_schemas="exact")):
+        (plan,) = plan_document(document, style="flat", options=options).tools
+        tool = plan.to_mcp_tool()
+        for schema in (tool["inputSchema"], tool["outputSchema"]):
+            assert schema["properties"]["anything"] == {}
+            assert schema["properties"]["nothing"] == {"not": {}}
+            assert schema["properties"]["deep"]["properties"]["x"] is True
+        assert plan.input_schema["properties"]["anything"] is True  # the plan keeps its own
