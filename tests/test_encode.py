@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from python_multipart.multipart import MultipartParser, parse_options_header
 
 from tests.conftest import SLICE
-from toolshape import ArgumentError, EncodeError, Plan, plan_document, plan_operation
+from toolshape import ArgumentError, Plan, PlanResult, plan_document, plan_operation
 from toolshape.call._encode import decode_base64
 from toolshape.call._query import Refused, percent
 
@@ -543,17 +543,105 @@ def test_a_charset_that_is_no_character_set_sends_utf8(charset: str) -> None:
     assert sent(plan, {"body": text}) == (content_type, text.encode("utf-8"))
 
 
-def test_other_media_types_plan_warn_and_refuse_to_encode() -> None:
-    """S17.7: an XML tool plans, planning warns once, and `encode()` raises EncodeError naming
-    the media type."""
-    plan = tool("application/xml", {"type": "object", "properties": {"a": {}}})
-    (note,) = plan.diagnostics
-    assert note.message.startswith("MCP tool body can't be encoded for tool 'upload'")
-    request = plan.call({"a": "x"})
-    with pytest.raises(EncodeError) as caught:
-        request.encode()
-    assert caught.value.content_type == "application/xml"
-    assert "toolshape can't encode a `application/xml` request body" in caught.value.message
+def listed(content_type: str, schema: Any) -> PlanResult:
+    document = {
+        "openapi": "3.1.0",
+        "paths": {
+            "/upload": {
+                "post": {
+                    "operationId": "upload",
+                    "requestBody": {"content": {content_type: {"schema": schema}}},
+                }
+            }
+        },
+    }
+    return plan_document(document, style="nested")
+
+
+OBJECT = {"type": "object", "properties": {"a": {"type": "string"}}}
+
+
+@pytest.mark.parametrize(
+    ("content_type", "schema", "kind"),
+    [
+        ("application/xml", OBJECT, None),
+        ("application/atom+xml", {"type": "string"}, None),
+        ("text/xml", {"type": "string"}, None),  # XML, and not a binary string
+        ("application/xml", {"type": "string", "format": "binary"}, "binary"),
+        ("text/plain", OBJECT, None),
+        ("text/plain", {"type": ["string", "null"]}, "text"),
+        ("text/csv", {"type": "string"}, "text"),
+        ("application/vnd.example.thing", OBJECT, None),
+        ("application/yaml", OBJECT, "yaml"),
+        ("application/x-yaml", OBJECT, "yaml"),
+        ("application/apply-patch+yaml", OBJECT, "yaml"),
+        ("application/merge-patch+json", OBJECT, "json"),
+    ],
+)
+def test_a_tool_never_lists_what_it_cant_send(
+    content_type: str, schema: Any, kind: str | None
+) -> None:
+    """S17.9: XML that is not a binary string, `text/*` whose schema can't be a string and any
+    media type S17 does not name plan no tool, with a warning naming the content type."""
+    result = listed(content_type, schema)
+    assert result.errors == ()
+    if kind is None:
+        assert result.tools == ()
+        (note,) = result.diagnostics
+        assert note.level == "warning"
+        assert note.tool == "upload"
+        assert note.message.startswith(
+            f"MCP tool not listed for tool 'upload' (operation upload): toolshape can't send "
+            f"a `{content_type}` request body"
+        )
+        assert note.message.endswith("(S17.9) (openapi.json#/paths/~1upload/post)")
+    else:
+        (plan,) = result.tools
+        assert plan.body_encoding == kind
+
+
+def test_skipped_types_leave_the_other_names_as_they_were() -> None:
+    """S17.9, S8.2: the tools left keep the names every content type gives."""
+    document = make_multi({"application/json": OBJECT, "application/xml": OBJECT})
+    result = plan_document(document)
+    assert [p.name for p in result.tools] == ["upload_application_json"]
+    assert [d.tool for d in result.diagnostics] == ["upload_application_xml"]
+
+
+def make_multi(content: dict[str, Any]) -> dict[str, Any]:
+    body = {"content": {media: {"schema": schema} for media, schema in content.items()}}
+    operation = {"operationId": "upload", "requestBody": body}
+    return {"openapi": "3.1.0", "paths": {"/upload": {"post": operation}}}
+
+
+def test_a_yaml_body_is_sent_as_json_text_which_is_yaml() -> None:
+    """S17.7: the value as JSON text in UTF-8, which YAML 1.2 reads as the same value; the
+    characters a YAML stream can't hold raw are escaped."""
+    yaml = pytest.importorskip("yaml", reason="the extra toolshape[yaml] reads YAML back")
+    plan = tool("application/apply-patch+yaml", OBJECT, style="nested")
+    value = {
+        "a": "caf\u00e9 \u0085 \u009f \u007f \u2028 \ufeff \U0001f600",
+        "n": [1, 2.5, None, True],
+    }
+    content_type, content = sent(plan, {"body": value})
+    assert content_type == "application/apply-patch+yaml"
+    assert json.loads(content) == value
+    assert yaml.safe_load(content.decode("utf-8")) == value
+
+
+def test_a_content_encoding_binary_string_is_binary() -> None:
+    """S17.8: `contentEncoding: binary` (Discord's file parts) is advertised as base64 and
+    sent as a file part of raw bytes."""
+    schema = {
+        "type": "object",
+        "properties": {"files[0]": {"type": "string", "contentEncoding": "binary"}},
+    }
+    plan = tool("multipart/form-data", schema, style="nested")
+    advertised = plan.input_schema["properties"]["body"]["properties"]["files[0]"]
+    assert advertised == {"type": "string", "contentEncoding": "base64"}
+    _, content = sent(plan, {"body": {"files[0]": "AAEC"}})
+    assert b'name="files[0]"; filename="files[0]"\r\n' in content
+    assert b"Content-Type: application/octet-stream\r\n\r\n\x00\x01\x02\r\n" in content
 
 
 def test_a_request_without_body_encodes_to_none() -> None:

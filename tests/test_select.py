@@ -118,14 +118,128 @@ def test_the_command_line_flags(tmp_path: Path) -> None:
         "listOrders",
     ]
     assert planned("--path", "/admin/*", "--exclude-operation", "reindex") == [
-        "putSettings_application_json",
-        "putSettings_text_plain",
+        "putSettings_application_json",  # the S8.2 name, though text/plain can't be sent (S17.9)
     ]
     assert planned("--operation", "health", "--operation", "search") == ["health", "search"]
-    assert len(planned("--exclude-tag", "products")) == ALL + 1 - 9  # putSettings: two tools
+    assert len(planned("--exclude-tag", "products")) == ALL - 9
     out, err = io.StringIO(), io.StringIO()
     code = main(
         ["call", str(SHOP), "health", "{}", "--tag", "orders"], out, err
     )  # health is left out: no such tool
     assert code == 2
     assert "no tool named 'health'" in err.getvalue()
+
+
+# -- a selection that matches nothing; one tool per operation ----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("select", "asked"),
+    [
+        (Select(operations=["get_users"]), "operations get_users"),
+        (Select(tags=["nope"], methods=["get"]), "tags nope; methods get"),
+        (Select(paths=["/nowhere/*"]), "paths /nowhere/*"),
+    ],
+)
+def test_a_selection_that_matches_nothing_is_a_configuration_error(
+    shop: dict[str, Any], select: Select, asked: str
+) -> None:
+    """S20.1: include lists that match none of a document's operations are a `configuration`
+    error naming what they asked for — a typo must not start an empty server."""
+    result = plan_document(shop, select=select, source="shop.swagger.yaml")
+    assert result.tools == ()
+    (error,) = result.errors
+    assert error.kind == "configuration"
+    assert error.rule == "S20.1"
+    assert error.message == (
+        f"`select` matches none of the {ALL} operations of shop.swagger.yaml: it asks for "
+        f"{asked} (shop.swagger.yaml#/paths)"
+    )
+
+
+def test_exclude_lists_alone_may_leave_out_everything(shop: dict[str, Any]) -> None:
+    """S20.1: only include lists ask for something; excluding every operation is no error."""
+    everything = [t.operation_id for t in plan_document(shop).tools]
+    result = plan_document(shop, select=Select(exclude_operations=[str(o) for o in everything]))
+    assert (result.tools, result.errors) == ((), ())
+
+
+def test_the_command_line_refuses_a_selection_that_matches_nothing() -> None:
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["plan", str(SHOP), "--operation", "get_users"], out, err) == 1
+    assert "`select` matches none of the 23 operations" in out.getvalue() + err.getvalue()
+
+
+def test_content_types_are_checked() -> None:
+    """S24.2: `content_types` takes `all` or `preferred`, nothing else."""
+    with pytest.raises(
+        ValueError, match="Select's content_types can't be 'prefered'; use 'all' or 'preferred'"
+    ):
+        Select(content_types="prefered")  # type: ignore[arg-type]
+
+
+MULTI = {
+    "openapi": "3.1.0",
+    "paths": {
+        "/things": {
+            "post": {
+                "operationId": "create",
+                "requestBody": {
+                    "content": {
+                        "application/xml": {"schema": {"type": "object"}},
+                        "multipart/form-data": {"schema": {"type": "object"}},
+                        "application/x-www-form-urlencoded": {"schema": {"type": "object"}},
+                        "application/json": {"schema": {"type": "object"}},
+                    }
+                },
+            },
+            "put": {
+                "operationId": "replace",
+                "requestBody": {
+                    "content": {
+                        "application/xml": {"schema": {"type": "object"}},
+                        "text/csv": {"schema": {"type": "string"}},
+                        "image/png": {"schema": {"type": "string", "format": "binary"}},
+                    }
+                },
+            },
+            "patch": {
+                "operationId": "patch",
+                "requestBody": {"content": {"application/xml": {"schema": {"type": "object"}}}},
+            },
+        }
+    },
+}
+
+
+def test_preferred_content_types_plan_one_tool_per_operation() -> None:
+    """S20.1: `content_types="preferred"`: one tool per operation for the type S17 sends best
+    (JSON, form, multipart, then the first the document lists that can be sent), named
+    without the S8.2 suffix; an operation none of whose types can be sent gets none."""
+    default = plan_document(MULTI)
+    assert [t.name for t in default.tools] == [
+        "create_multipart_form-data",
+        "create_application_x-www-form-urlencoded",
+        "create_application_json",
+        "replace_text_csv",
+        "replace_image_png",
+    ]
+    preferred = plan_document(MULTI, select=Select(content_types="preferred"))
+    assert [(t.name, t.content_type) for t in preferred.tools] == [
+        ("create", "application/json"),
+        ("replace", "text/csv"),
+    ]
+    (note,) = [d for d in preferred.diagnostics if d.level == "warning"]
+    assert note.tool == "patch"
+    assert "can't send a `application/xml` request body" in note.message
+
+
+def test_the_command_line_takes_content_types(tmp_path: Path) -> None:
+    spec = tmp_path / "multi.json"
+    spec.write_text(json.dumps(MULTI), encoding="utf-8")
+    out, err = io.StringIO(), io.StringIO()
+    assert main(["plan", str(spec), "--json", "--content-types", "preferred"], out, err) == 0
+    assert [t["name"] for t in json.loads(out.getvalue())["tools"]] == ["create", "replace"]
+    with pytest.raises(SystemExit) as caught:
+        main(["plan", str(spec), "--content-types", "some"], io.StringIO(), err)
+    assert caught.value.code == 2

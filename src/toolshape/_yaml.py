@@ -139,6 +139,11 @@ def _loader() -> Any:
             return -math.inf if text.startswith("-") else math.inf
         if text == ".nan":
             return math.nan
+        if not _FLOAT.fullmatch(text):  # an integer (`0x1F`, `0o17`) tagged `!!float`
+            try:
+                return float(integer(_, node))
+            except OverflowError:
+                raise _wrong(node, "a number a float can hold") from None
         return float(text)
 
     def boolean(_: Any, node: Any) -> bool:

@@ -324,6 +324,13 @@ def add_select(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--no-deprecated", action="store_true", help="leave deprecated operations out"
     )
+    group.add_argument(
+        "--content-types",
+        default="all",
+        choices=("all", "preferred"),
+        help="a tool per request content type (all, the default), or one per operation for "
+        "the type sent best: JSON, then form, then multipart (preferred)",
+    )
 
 
 def select_from(args: argparse.Namespace) -> Select | None:
@@ -336,6 +343,7 @@ def select_from(args: argparse.Namespace) -> Select | None:
         exclude_tags=args.exclude_tag,
         exclude_operations=args.exclude_operation,
         deprecated=not args.no_deprecated,
+        content_types=args.content_types,
     )
     return None if select == Select() else select
 

@@ -124,6 +124,8 @@ def encode_body(plan: BodyPlan, body: Unchecked, json_text: str, prefix: str) ->
     if kind == "json":
         sent = "application/json" if "*" in base else declared
         return Encoded(json_text.encode("utf-8"), sent)
+    if kind == "yaml":  # S17.7: JSON text is YAML 1.2
+        return Encoded(_printable(json_text).encode("utf-8"), declared)
     if kind == "binary":
         sent = "application/octet-stream" if "*" in base else declared
         return Encoded(decode_base64(body, prefix or "body"), sent)
@@ -140,6 +142,18 @@ def encode_body(plan: BodyPlan, body: Unchecked, json_text: str, prefix: str) ->
     if kind == "multipart":
         return _multipart(plan, body, prefix)
     return None
+
+
+#: What JSON keeps as it is but a YAML stream may not hold, or YAML 1.1 readers take for a line
+#: break: DEL, the C1 controls (NEL among them), U+2028, U+2029, a byte order mark and the
+#: noncharacters U+FFFE, U+FFFF. They can only be inside strings.
+_NOT_YAML = re.compile("[\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]")
+
+
+def _printable(json_text: str) -> str:
+    """S17.7: JSON text that is also a YAML 1.2 stream: the characters YAML can't hold raw are
+    written as JSON's `\\uXXXX` escapes (which YAML reads the same)."""
+    return _NOT_YAML.sub(lambda found: f"\\u{ord(found.group()):04x}", json_text)
 
 
 def _object(body: Unchecked, prefix: str, what: str) -> dict[str, Unchecked]:

@@ -261,8 +261,8 @@ class ArgumentError(ToolshapeError):
 
 
 class EncodeError(ToolshapeError):
-    """S17.7: a request whose body toolshape can't turn into bytes (`application/xml`, ...);
-    the gateway encodes `Request.body` itself, or doesn't serve the tool."""
+    """A request whose body has no bytes toolshape can make: a `Request` built by hand for a
+    media type S17 does not name (toolshape never plans such a tool, S17.9)."""
 
     content_type: str
 
@@ -275,7 +275,7 @@ class EncodeError(ToolshapeError):
         """What can't be encoded, and the way out."""
         return (
             f"toolshape can't encode a `{self.content_type}` request body (it encodes JSON, "
-            "application/x-www-form-urlencoded, multipart/form-data, text/* and binary "
+            "YAML, application/x-www-form-urlencoded, multipart/form-data, text/* and binary "
             "bodies); encode `Request.body` yourself for this tool"
         )
 

@@ -115,9 +115,28 @@ def is_binary_media(content_type: str) -> bool:
     return base in _BINARY_TYPES or base.startswith(_BINARY_PREFIXES)
 
 
-def body_encoding(content_type: str, binary_schema: bool) -> BodyEncoding:
-    """S17: how a body of `content_type` becomes bytes. `binary_schema` says its schema is a
-    binary (base64) string. A range (`*/*`) is JSON unless its schema is binary."""
+def is_xml(content_type: str) -> bool:
+    """`application/xml`, `text/xml` or any `*/*+xml` (S17.9)."""
+    base = media_base(content_type)
+    return base in ("application/xml", "text/xml") or base.endswith("+xml")
+
+
+def is_yaml(content_type: str) -> bool:
+    """S17.7: `application/yaml` (or the older `application/x-yaml`) or any `*/*+yaml`
+    (Kubernetes' `application/apply-patch+yaml`); `text/yaml` is text (S17.6)."""
+    base = media_base(content_type)
+    return base in ("application/yaml", "application/x-yaml") or (
+        base.endswith("+yaml") and not base.startswith("text/")
+    )
+
+
+def body_encoding(
+    content_type: str, binary_schema: bool, string_schema: bool = True
+) -> BodyEncoding | None:
+    """S17: how a body of `content_type` becomes bytes, or None when none can (S17.9: XML that
+    is not a binary string, `text/*` whose schema can't be a string, a media type S17 does
+    not name). `binary_schema` says its schema is a binary (base64) string, `string_schema`
+    that it may be a string. A range (`*/*`) is JSON unless its schema is binary."""
     base = media_base(content_type)
     if base == "application/x-www-form-urlencoded":
         return "form"
@@ -125,11 +144,15 @@ def body_encoding(content_type: str, binary_schema: bool) -> BodyEncoding:
         return "multipart"
     if binary_schema or is_binary_media(base):
         return "binary"
+    if is_xml(base):
+        return None
     if JSON_MEDIA.match(base) or base in ("*/*", "application/*"):
         return "json"
-    if base.startswith("text/"):
+    if is_yaml(base):
+        return "yaml"
+    if base.startswith("text/") and string_schema:
         return "text"
-    return "unsupported"
+    return None
 
 
 #: Codecs Python reads as text but that are no character set: a charset naming one is read as

@@ -30,10 +30,10 @@ ParamStyle: TypeAlias = Literal[
 Style: TypeAlias = Literal["nested", "flat"]
 """A tool's input style (S2): `nested` (one object per channel) or `flat`."""
 
-BodyEncoding: TypeAlias = Literal["json", "form", "multipart", "text", "binary", "unsupported"]
+BodyEncoding: TypeAlias = Literal["json", "form", "multipart", "text", "binary", "yaml"]
 """How a body's value becomes bytes (S17): JSON, `application/x-www-form-urlencoded`,
-`multipart/form-data`, `text/*`, raw bytes (a whole binary body), or a media type toolshape
-can't encode (`Request.encode()` raises `EncodeError`)."""
+`multipart/form-data`, `text/*`, raw bytes (a whole binary body), or YAML (as JSON text,
+S17.7). A media type none of these can carry is never planned (S17.9)."""
 
 BodyShape: TypeAlias = Literal["hoisted", "wrapped", "none"]
 """How a tool's body travels: `hoisted` (its properties are top-level arguments), `wrapped`

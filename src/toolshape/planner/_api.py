@@ -80,6 +80,7 @@ def settings(
     if isinstance(resolved, PlanError):
         raise resolved
     style, notes = resolved
+    select = given.get("select")
     server = ServerSettings(
         options=options,
         style=style,
@@ -87,6 +88,7 @@ def settings(
         route=route,
         env=env,
         fixed=dict(given.get("fixed") or {}),
+        content_types=select.content_types if isinstance(select, Select) else "all",
     )
     tools = ToolSettings(
         styles=dict(given.get("styles") or {}),
@@ -128,16 +130,18 @@ def plan_document(
     names = Taken()  # S19.2: portable names given so far, for their suffixes
     seen: set[str] = set()
     select = keywords.get("select")
-    left_out = 0
+    left_out = operations = 0
     for raw in reader.operations():
+        operations += 1
         key = operation_key(raw)[0]
         seen.add(key)
         if isinstance(select, Select) and not _selected(select, raw, key):
             left_out += 1
             continue
-        plans, failures = plan_operation_tools(reader, raw, server, tools, names)
-        errors.extend(failures)
-        for plan in plans:
+        outcome = plan_operation_tools(reader, raw, server, tools, names)
+        errors.extend(outcome.errors)
+        diagnostics.extend(outcome.notes)
+        for plan in outcome.plans:
             first = taken.get(plan.name)
             if first is not None:  # S8.1: only a clash after sanitizing is an error
                 errors.append(_name_clash(plan, first))
@@ -149,6 +153,9 @@ def plan_document(
         diagnostics.append(
             Diagnostic("debug", f"`select` left out {left_out} operations of {server.source}")
         )
+    asked = select.includes if isinstance(select, Select) else None
+    if asked is not None and operations and left_out == operations:
+        errors.append(_selects_nothing(asked, operations, server.source))
     diagnostics.extend(_unknown_keys(tools, seen, server.source))
     diagnostics.extend(_unused_fixed(server.fixed, planned, errors, server.source))
     return PlanResult(
@@ -159,6 +166,16 @@ def plan_document(
         source=server.source,
         style=server.style,
         options=server.options,
+    )
+
+
+def _selects_nothing(asked: str, count: int, source: str) -> PlanError:
+    """S20.1: a selection whose include lists match none of a document's operations."""
+    return PlanError(
+        "configuration",
+        f"`select` matches none of the {count} operations of {source}: it asks for {asked}",
+        location=f"{source}#/paths",
+        rule="S20.1",
     )
 
 
@@ -245,10 +262,10 @@ def plan_operation(
                     f"`select` leaves out the operation {method.upper()} {path}",
                     location=f"{server.source}#{raw.pointer}",
                 )
-            plans, errors = plan_operation_tools(reader, raw, server, tools)
-            if errors:
-                raise errors[0]
-            return tuple(plans)
+            outcome = plan_operation_tools(reader, raw, server, tools)
+            if outcome.errors:
+                raise outcome.errors[0]
+            return tuple(outcome.plans)
     raise DocumentError(
         "document",
         f"the document has no operation {method.upper()} {path}",

@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from toolshape.flatten._aliases import Taken, unique
 from toolshape.model._errors import PlanError
 from toolshape.model._json import is_map
-from toolshape.model._types import Body
+from toolshape.model._options import Options
+from toolshape.model._types import Body, Diagnostic, Operation, Style
 from toolshape.planner._settings import ServerSettings, ToolSettings, tool_style
 from toolshape.planner._steps import Place, plan_tool
+from toolshape.planner._tool import body_kind
 from toolshape.planner._tool_names import derive_name, tool_name
 from toolshape.plans._plan import Plan
 from toolshape.read._bundle import Problem
@@ -32,14 +35,24 @@ def operation_key(raw: RawOperation) -> tuple[str, str]:
     return derive_name(raw.method or "any", raw.path), f"{raw.method.upper()} {raw.path}"
 
 
+@dataclass(slots=True)
+class OperationTools:
+    """What planning one operation gives: its tools, its errors, and the notes about tools it
+    did not list (S17.9)."""
+
+    plans: list[Plan] = field(default_factory=list)
+    errors: list[PlanError] = field(default_factory=list)
+    notes: list[Diagnostic] = field(default_factory=list)
+
+
 def plan_operation_tools(
     reader: DocumentReader,
     raw: RawOperation,
     server: ServerSettings,
     tools: ToolSettings,
     taken: Taken | None = None,
-) -> tuple[list[Plan], list[PlanError]]:
-    """Every tool of one operation (one per content type, S8.2): plans and errors.
+) -> OperationTools:
+    """Every tool of one operation (one per content type, S8.2, or the preferred one, S20.1).
 
     With `portable_names` (S19.2), tool names are portable and `taken` holds the names given
     so far in the document: a clash gets `_2`, `_3`, … in declaration order."""
@@ -56,52 +69,113 @@ def plan_operation_tools(
             taken.add(name)
         return name
 
+    out = OperationTools()
     style = tool_style(raw, key, label, server, tools)
     if isinstance(style, PlanError):
-        return [], [style]
+        out.errors.append(style)
+        return out
     try:
         op = reader.read(raw)
     except Problem as problem:
-        error = PlanError(
-            problem.kind,
-            reader.origin(problem.reason),  # S20.3: pointers into a 2.0 document as written
-            tool=named(None),
-            operation=label,
-            location=location,
-            rule=problem.rule,
+        out.errors.append(
+            PlanError(
+                problem.kind,
+                reader.origin(problem.reason),  # S20.3: pointers into a 2.0 document as written
+                tool=named(None),
+                operation=label,
+                location=location,
+                rule=problem.rule,
+            )
         )
-        return [], [error]
-    plans: list[Plan] = []
-    errors: list[PlanError] = []
-    bodies: Sequence[Body | None] = op.bodies or (None,)
-    for body in bodies:
-        name = named(body.content_type if body and len(op.bodies) > 1 else None)
-        place = Place(name, label, location)
-        try:
-            outcome = plan_tool(
-                op,
-                body,
-                place,
-                style,
-                server.options,
-                reader.default_dialect,
-                tools.annotations.get(key),
-                {**server.fixed, **tools.fixed.get(key, {})},
-                frozenset(tools.fixed.get(key, {})),
-                reader.deep_names,
-            )
-        except RecursionError:
-            outcome = place.error(
-                "schema", "a schema of this operation is nested too deeply to plan"
-            )
+        return out
+    for body, suffix in _listed(op, server):
+        place = Place(named(suffix), label, location)
+        if body is not None and _unsent(body, op, server.options):
+            out.notes.append(_not_listed(place, [body]))
+            continue
+        outcome = _planned(op, body, place, style, reader, server, tools, key)
         if isinstance(outcome, PlanError):
-            errors.append(outcome)
+            out.errors.append(outcome)
         else:
-            plans.append(outcome)
+            out.plans.append(outcome)
+    if not out.plans and not out.errors and op.bodies and server.content_types == "preferred":
+        out.notes.append(_not_listed(Place(named(None), label, location), op.bodies))
     if reader.converted is not None:  # S20.3: requests under `basePath`, pointers into 2.0
-        plans = [_from_swagger(plan, reader) for plan in plans]
-        errors = [_error_from_swagger(error, reader) for error in errors]
-    return plans, errors
+        out.plans = [_from_swagger(plan, reader) for plan in out.plans]
+        out.errors = [_error_from_swagger(error, reader) for error in out.errors]
+    return out
+
+
+#: S20.1: the request content types toolshape prefers, best first (then document order).
+_PREFERRED = ("json", "form", "multipart")
+
+
+def _listed(op: Operation, server: ServerSettings) -> list[tuple[Body | None, str | None]]:
+    """The bodies to plan a tool for, each with the content type its name carries (S8.2):
+    every one (suffixed when there are several), or the preferred one that can be sent, with
+    no suffix (S20.1); `[(None, None)]` without a body."""
+    if not op.bodies:
+        return [(None, None)]
+    if server.content_types == "all":
+        several = len(op.bodies) > 1
+        return [(body, body.content_type if several else None) for body in op.bodies]
+    sendable = [(body, body_kind(body, op.defs)) for body in op.bodies]
+    ranked = sorted(
+        (b for b in sendable if b[1] is not None or not _needs_bytes(b[0], server.options)),
+        key=lambda b: _PREFERRED.index(b[1]) if b[1] in _PREFERRED else len(_PREFERRED),
+    )
+    return [(ranked[0][0], None)] if ranked else []
+
+
+def _needs_bytes(body: Body, options: Options) -> bool:
+    """Whether the body is sent at all (S5.11: `schemaless_body="no-body"` leaves out a body
+    without a schema)."""
+    return not (body.schema is None and options.schemaless_body == "no-body")
+
+
+def _unsent(body: Body, op: Operation, options: Options) -> bool:
+    """S17.9: a body that would be sent, but that its media type can't carry."""
+    return _needs_bytes(body, options) and body_kind(body, op.defs) is None
+
+
+def _not_listed(place: Place, bodies: Sequence[Body]) -> Diagnostic:
+    """S17.9: the warning for a tool that is not listed because nothing can send its body."""
+    types = ", ".join(f"`{body.content_type}`" for body in bodies)
+    return place.note(
+        "warning",
+        "MCP tool not listed",
+        f"toolshape can't send a {types} request body (it sends JSON, YAML as JSON text, "
+        "form, multipart, text/* as a string and binary bodies; XML only as a binary "
+        "string), so no tool is listed that every call would fail (S17.9)",
+    )
+
+
+def _planned(
+    op: Operation,
+    body: Body | None,
+    place: Place,
+    style: Style,
+    reader: DocumentReader,
+    server: ServerSettings,
+    tools: ToolSettings,
+    key: str,
+) -> Plan | PlanError:
+    """One tool of the operation, or the error that refuses it."""
+    try:
+        return plan_tool(
+            op,
+            body,
+            place,
+            style,
+            server.options,
+            reader.default_dialect,
+            tools.annotations.get(key),
+            {**server.fixed, **tools.fixed.get(key, {})},
+            frozenset(tools.fixed.get(key, {})),
+            reader.deep_names,
+        )
+    except RecursionError:
+        return place.error("schema", "a schema of this operation is nested too deeply to plan")
 
 
 def _from_swagger(plan: Plan, reader: DocumentReader) -> Plan:

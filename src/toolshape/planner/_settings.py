@@ -13,6 +13,7 @@ from toolshape.model._json import is_map
 from toolshape.model._options import Options
 from toolshape.model._types import Diagnostic, Style
 from toolshape.read._document import RawOperation
+from toolshape.read._select import ContentTypes
 
 _ENV = re.compile(r"\$env\(([^)]*)\)")
 _UNSET = object()
@@ -33,6 +34,8 @@ class ServerSettings:
     """What resolves `$env(...)` under `env_in_style="resolve"` (S2.4)."""
     fixed: Mapping[str, Any] = field(default_factory=dict)
     """S18.4: arguments the gateway supplies for every operation that declares them."""
+    content_types: ContentTypes = "all"
+    """S20.1: a tool per request content type, or one per operation (`preferred`)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -199,7 +199,7 @@ def prepare(
     notes.extend(place.note("warning", "MCP tool annotation left out", p) for p in hint_problems)
     output, wrapped = _output(op, options, place, notes)
     kind, binary = wire_body(body, op.defs)
-    notes.extend(_wire_notes(op, body, kind, place))
+    notes.extend(_wire_notes(op, place))
     has_body = body is not None and not (
         body.schema is None and options.schemaless_body == "no-body"
     )
@@ -555,21 +555,9 @@ def _output(
     return None, False
 
 
-def _wire_notes(
-    op: Operation, body: Body | None, kind: BodyEncoding | None, place: Place
-) -> list[Diagnostic]:
-    """S17, S1.5, S16.6: a body toolshape can't encode, the client-owned headers and the
-    read-only properties left out."""
+def _wire_notes(op: Operation, place: Place) -> list[Diagnostic]:
+    """S1.5, S16.6: the client-owned headers and the read-only properties left out."""
     notes = []
-    if kind == "unsupported" and body is not None:
-        notes.append(
-            place.note(
-                "warning",
-                "MCP tool body can't be encoded",
-                f"toolshape can't encode a `{body.content_type}` body, so `Request.encode()` "
-                "raises EncodeError for this tool; encode `Request.body` yourself (S17.7)",
-            )
-        )
     if op.ignored_headers:
         shown = ", ".join(f"`{name}`" for name in op.ignored_headers)
         notes.append(

@@ -124,6 +124,16 @@ def output_schema(output: Output, view: Literal["shape", "exact"]) -> tuple[Json
     return (shape_view(root) if view == "shape" else root), wrapped
 
 
+def body_kind(body: Body, defs: Mapping[str, Unchecked]) -> BodyEncoding | None:
+    """S17: how `body` becomes bytes, or None when its media type can't carry it (S17.9)."""
+    schema = follow(body.schema, defs).schema
+    kind = schema.get("type") if is_map(schema) else None
+    string = schema is not False and (
+        kind is None or kind == "string" or (isinstance(kind, list) and "string" in kind)
+    )
+    return body_encoding(body.content_type, is_base64(schema), string)
+
+
 def wire_body(
     body: Body | None, defs: Mapping[str, Unchecked]
 ) -> tuple[BodyEncoding | None, dict[str, dict[str, Json]]]:
@@ -132,7 +142,7 @@ def wire_body(
     if body is None:
         return None, {}
     schema = follow(body.schema, defs).schema
-    kind = body_encoding(body.content_type, is_base64(schema))
+    kind = body_kind(body, defs)
     binary: dict[str, dict[str, Json]] = {}
     properties = schema.get("properties") if is_map(schema) else None
     for name, prop in (properties or {}).items():

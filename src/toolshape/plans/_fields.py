@@ -273,7 +273,7 @@ FIELDS: tuple[Field, ...] = (
     Field(
         "bodyEncoding",
         "body_encoding",
-        {"enum": ["json", "form", "multipart", "text", "binary", "unsupported", None]},
+        {"enum": ["json", "form", "multipart", "text", "binary", "yaml", None]},
         shared=True,
     ),
     Field("encoding", "encoding", _ENCODING),

@@ -111,7 +111,7 @@ class Plan:
     `off`: the tool has none."""
     body_encoding: BodyEncoding | None = None
     """S17: how the body becomes bytes (`json`, `form`, `multipart`, `text`, `binary`,
-    `unsupported`); None without a body."""
+    `yaml`); None without a body."""
     encoding: Mapping[str, Mapping[str, Json]] = field(default_factory=dict)
     """S17.3, S17.4: the media type's `encoding` map, per body property."""
     binary: Mapping[str, Mapping[str, Json]] = field(default_factory=dict)

@@ -45,6 +45,7 @@ from toolshape.schema._pointers import (
     unescape,
 )
 from toolshape.schema._regex import compiles, nested_quantifier
+from toolshape.schema._views import is_binary
 
 _BASE_URI = "urn:toolshape:document"
 _COMPONENT = re.compile(r"^/components/schemas/([A-Za-z0-9._-]+)\Z")
@@ -123,7 +124,7 @@ _IN_PLACE_LISTS = ("allOf", "anyOf", "oneOf")
 _IN_PLACE_ONE = ("not", "if", "then", "else")
 
 #: The keywords that can make a schema something a view changes (S16.6, S17.5).
-_VIEW_FLAGS = frozenset({"readOnly", "writeOnly", "format", "contentMediaType"})
+_VIEW_FLAGS = frozenset({"readOnly", "writeOnly", "format", "contentMediaType", "contentEncoding"})
 
 #: `Bundler._plain` found nothing (None is a value a pointer may name).
 _NOWHERE: Any = object()
@@ -701,11 +702,7 @@ class Bundler:
     def _note_view_flags(self, out: Mapping[str, Unchecked], walk: _Walk) -> None:
         """S16.6, S17.5: a `readOnly`, `writeOnly` or binary schema — only then are the
         request or response views made."""
-        request = (
-            out.get("readOnly") is True
-            or out.get("format") == "binary"
-            or "contentMediaType" in out
-        )
+        request = out.get("readOnly") is True or is_binary(out)
         response = out.get("writeOnly") is True
         if request or response:
             self.request_flags_seen = self.request_flags_seen or request

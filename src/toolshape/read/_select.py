@@ -5,6 +5,10 @@ from __future__ import annotations
 import fnmatch
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Literal, TypeAlias
+
+ContentTypes: TypeAlias = Literal["all", "preferred"]
+"""S20.1: a tool per request content type (`all`), or one per operation (`preferred`)."""
 
 
 def _names(value: Iterable[str] | None) -> tuple[str, ...] | None:
@@ -37,6 +41,10 @@ class Select:
     """Leave out an operation with one of these operationIds (or derived names)."""
     deprecated: bool
     """Keep deprecated operations (the default)."""
+    content_types: ContentTypes
+    """`"all"` (the default): a tool per request content type (S8.2); `"preferred"`: one tool
+    per operation, for the content type toolshape sends best (JSON, then form, then
+    multipart, then the first the document lists), named without a suffix."""
 
     def __init__(
         self,
@@ -48,7 +56,14 @@ class Select:
         exclude_tags: Iterable[str] = (),
         exclude_operations: Iterable[str] = (),
         deprecated: bool = True,
+        content_types: ContentTypes = "all",
     ) -> None:
+        """Raises:
+        ValueError: `content_types` is neither `"all"` nor `"preferred"` (S24.2)."""
+        if content_types not in ("all", "preferred"):
+            raise ValueError(
+                f"Select's content_types can't be {content_types!r}; use 'all' or 'preferred'"
+            )
         methods = _names(methods)
         object.__setattr__(self, "tags", _names(tags))
         object.__setattr__(self, "operations", _names(operations))
@@ -59,6 +74,25 @@ class Select:
         object.__setattr__(self, "exclude_tags", _names(exclude_tags) or ())
         object.__setattr__(self, "exclude_operations", _names(exclude_operations) or ())
         object.__setattr__(self, "deprecated", deprecated)
+        object.__setattr__(self, "content_types", content_types)
+
+    @property
+    def includes(self) -> str | None:
+        """The include lists given, as text (`operations get_users; methods get`), or None
+        when there are none (S20.1: what a selection that matches nothing asked for)."""
+        lists = [
+            (label, value)
+            for label, value in (
+                ("tags", self.tags),
+                ("operations", self.operations),
+                ("methods", self.methods),
+                ("paths", self.paths),
+            )
+            if value is not None
+        ]
+        if not lists:
+            return None
+        return "; ".join(f"{label} {', '.join(value)}" for label, value in lists)
 
     def keeps(
         self, *, key: str, method: str, path: str, tags: Sequence[str], deprecated: bool

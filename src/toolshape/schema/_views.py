@@ -47,11 +47,11 @@ def flagged(schema: Schema, flag: Flag, defs: Mapping[str, Schema]) -> bool:
 
 
 def is_binary(schema: Unchecked) -> bool:
-    """S17.5: a binary string — `format: binary`, or (3.1) `contentMediaType` without
-    `contentEncoding`."""
+    """S17.5: a binary string — `format: binary`, `contentEncoding: binary` (RFC 2045's raw
+    bytes, S17.8), or (3.1) `contentMediaType` without `contentEncoding`."""
     if not is_map(schema) or schema.get("type") != "string":
         return False
-    if schema.get("format") == "binary":
+    if schema.get("format") == "binary" or schema.get("contentEncoding") == "binary":
         return True
     return "contentMediaType" in schema and "contentEncoding" not in schema
 
