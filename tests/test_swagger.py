@@ -501,3 +501,31 @@ def test_shared_sub_objects_are_converted_once() -> None:
     doc = swagger(operation(parameters=[{"name": "b", "in": "body", "schema": shared}]))
     schema = converted_operation(doc)["requestBody"]["content"]["application/json"]["schema"]
     assert schema["properties"]["a"] is schema["properties"]["b"]
+
+
+def test_a_bare_reference_is_read_as_the_definition_it_names() -> None:
+    """S20.3: `"$ref": "Category"` (older 2.0 tools wrote bare names) is read as
+    `#/definitions/Category` when that definition exists, with an `info` diagnostic; a bare
+    name no definition has stays an unresolvable reference."""
+    doc = swagger(
+        operation(
+            parameters=[
+                {"name": "body", "in": "body", "schema": {"$ref": "Category"}, "required": True}
+            ],
+            responses={"200": {"description": "ok", "schema": {"$ref": "Missing"}}},
+        ),
+        definitions={
+            "Category": {"type": "object", "properties": {"name": {"type": "string"}}},
+        },
+    )
+    result = plan_document(doc, style="flat", source="shop.json")
+    (plan,) = result.tools
+    assert plan.input_schema["properties"] == {"name": {"type": "string"}}
+    (note,) = [d for d in result.diagnostics if d.level == "info" and "bare" in d.message]
+    assert note.message == (
+        "shop.json writes bare references, read as its definitions: `Category` as "
+        "`#/definitions/Category` (S20.3)"
+    )
+    assert plan.output_schema is None  # `Missing` names no definition: no output schema
+    (left_out,) = [d for d in plan.diagnostics if "output schema left out" in d.message]
+    assert "Missing" in left_out.message

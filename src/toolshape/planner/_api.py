@@ -116,6 +116,8 @@ def plan_document(
     """
     server, tools, diagnostics = settings("plan_document", keywords)
     reader = DocumentReader(document, server.source, outputs=server.options.output_view != "off")
+    if reader.converted is not None and reader.converted.bare:
+        diagnostics.append(_bare_references(reader.converted.bare, server.source))
     if "paths" not in document:
         diagnostics.append(
             Diagnostic(
@@ -166,6 +168,16 @@ def plan_document(
         source=server.source,
         style=server.style,
         options=server.options,
+    )
+
+
+def _bare_references(names: tuple[str, ...], source: str) -> Diagnostic:
+    """S20.3: the bare references a 2.0 document's conversion read as definitions."""
+    shown = ", ".join(f"`{name}` as `#/definitions/{name}`" for name in names)
+    return Diagnostic(
+        "info",
+        f"{source} writes bare references, read as its definitions: {shown} (S20.3)",
+        location=f"{source}#/definitions",
     )
 
 

@@ -9,7 +9,7 @@ planning errors of operations that use a 2.0 construct 3.0 can't express (`tsv`,
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -75,6 +75,8 @@ class Converted:
     """Planning errors by operation pointer: what 3.0 can't express."""
     origins: Mapping[str, str] = field(default_factory=dict)
     """A 3.0 pointer → the 2.0 pointer it came from."""
+    bare: tuple[str, ...] = ()
+    """The bare references (`"$ref": "Category"`) read as definitions, sorted."""
 
     def origin(self, text: str) -> str:
         """`text` with every pointer into the 3.0 document read as the 2.0 one (the longest
@@ -122,10 +124,12 @@ class _Converter:
         self.origins: dict[str, str] = dict(_COMPONENT_ORIGINS)
         self.shared_problems: dict[str, str] = {}
         self.copies: dict[int, Unchecked] = {}  # each sub-object copied once (S14.4)
+        definitions = document.get("definitions")
+        self.refs = _Refs(frozenset(definitions) if is_map(definitions) else frozenset())
 
     def _copy(self, value: Unchecked) -> Unchecked:
         """`_refs` of `value`, sharing the copies of one conversion."""
-        return _refs(value, self.copies)
+        return _refs(value, self.refs, self.copies)
 
     def run(self) -> Converted:
         doc = self.doc
@@ -178,7 +182,13 @@ class _Converter:
             out["paths"] = {path: self._path_item(path, item) for path, item in paths.items()}
         elif paths is not None:
             out["paths"] = paths
-        return Converted(out, base_path_of(doc.get("basePath")), self.problems, self.origins)
+        return Converted(
+            out,
+            base_path_of(doc.get("basePath")),
+            self.problems,
+            self.origins,
+            tuple(sorted(self.refs.bare)),
+        )
 
     # -- paths and operations ----------------------------------------------------------------
 
@@ -480,20 +490,30 @@ def _scheme(scheme: Mapping[str, Unchecked]) -> dict[str, Unchecked]:
     return dict(scheme)  # apiKey (and anything else) as written
 
 
-def _ref(value: str) -> str:
-    for old, new in _MOVED:
-        if value.startswith(old):
-            return new + value[len(old) :]
-    return value
+class _Refs:
+    """How the conversion rewrites a `$ref`: into `components` (`_MOVED`), and a bare
+    definition name (`"Category"`, which older 2.0 tools wrote) as that definition."""
+
+    def __init__(self, definitions: frozenset[str]) -> None:
+        self.definitions = definitions
+        self.bare: set[str] = set()
+
+    def __call__(self, value: str) -> str:
+        for old, new in _MOVED:
+            if value.startswith(old):
+                return new + value[len(old) :]
+        if value in self.definitions and not value.startswith("#") and "/" not in value:
+            self.bare.add(value)
+            return "#/components/schemas/" + escape(value)
+        return value
 
 
 class Cycle(Exception):
     """The document holds an object inside itself (only a parsed object can: JSON can't)."""
 
 
-def _refs(value: Any, copies: dict[int, Any] | None = None) -> Any:
-    """A copy of `value` with every `$ref` into the 2.0 shared parts moved under `components`,
-    and 2.0's `discriminator: <name>` as 3.0's `{"propertyName": <name>}`. Iterative: any
+def _refs(value: Any, ref: Callable[[str], str], copies: dict[int, Any] | None = None) -> Any:
+    """A copy of `value` with every `$ref` rewritten by `ref` (into `components`), and 2.0's `discriminator: <name>` as 3.0's `{"propertyName": <name>}`. Iterative: any
     depth. Each shared sub-object (a YAML anchor's) is copied once, shared again in the copy
     (`copies`, by the original's id, across one conversion: S14.4, cost linear in the
     document's size).
@@ -521,7 +541,7 @@ def _refs(value: Any, copies: dict[int, Any] | None = None) -> Any:
             continue
         key, item = step
         if key == "$ref" and isinstance(item, str) and is_map(source):
-            item = _ref(item)
+            item = ref(item)
         elif key == "discriminator" and isinstance(item, str) and is_map(source):
             item = {"propertyName": item}
         elif is_map(item) or isinstance(item, list):
