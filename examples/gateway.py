@@ -37,6 +37,7 @@ from toolshape.cli import (
     DocumentUnreadable,
     add_credentials,
     add_fixed,
+    add_operations,
     add_options,
     add_select,
     add_style,
@@ -44,6 +45,7 @@ from toolshape.cli import (
     fixed_from,
     load_document,
     load_plans_file,
+    operations_from,
     options_from,
     select_from,
 )
@@ -127,11 +129,19 @@ def plan_tools(
     source: str,
     fixed: Mapping[str, Any] | None = None,
     select: toolshape.Select | None = None,
+    **per_operation: Any,
 ) -> toolshape.PlanResult:
     """Every tool that plans; planning errors and warnings are written to stderr (stdout is
-    the MCP stream)."""
+    the MCP stream). `per_operation`: `styles`, `names`, `annotations`,
+    `fixed_per_operation` (S24.7)."""
     result = toolshape.plan_document(
-        document, style=style, options=options, source=source, fixed=fixed, select=select
+        document,
+        style=style,
+        options=options,
+        source=source,
+        fixed=fixed,
+        select=select,
+        **per_operation,
     )
     report(result)
     return result
@@ -180,6 +190,7 @@ def arguments() -> argparse.ArgumentParser:
     )
     add_credentials(parser)
     add_fixed(parser)
+    add_operations(parser)
     return parser
 
 
@@ -221,10 +232,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                 source=args.spec,
                 fixed=fixed_from(args.fixed),
                 select=select_from(args),
+                **operations_from(args.operations, document),
             )
         credentials = credentials_from(args.credential, os.environ, result.security_schemes)
-    except (ValueError, DocumentUnreadable) as error:
+    except (ValueError, DocumentUnreadable, toolshape.SettingsError) as error:
         print(f"toolshape: {error}", file=sys.stderr)
+        return 2
+    unmatched = [e for e in result.errors if e.rule == "S20.1"]
+    if unmatched:  # a typo in a selection flag must not start an empty server (S20.1)
         return 2
     plans = list(result.tools)
 

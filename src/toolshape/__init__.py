@@ -24,6 +24,7 @@ from toolshape.model._errors import (
     PlanDataError,
     PlanError,
     PlanErrorKind,
+    SettingsError,
     ToolshapeError,
 )
 from toolshape.model._options import PROFILES, Options, Profile
@@ -93,6 +94,7 @@ __all__ = [
     "SecurityKind",
     "SecurityScheme",
     "Select",
+    "SettingsError",
     "Style",
     "ToolshapeError",
     "Wrapped",

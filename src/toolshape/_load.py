@@ -9,12 +9,13 @@ The planning and calling stages never import this module: they take parsed data.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 from typing import Any
 
 from toolshape._yaml import MissingYaml, YamlError, load_yaml
-from toolshape.model._errors import DocumentError
+from toolshape.model._errors import DocumentError, SettingsError
 
 
 def load_document(source: str | os.PathLike[str] | bytes | bytearray) -> dict[str, Any]:
@@ -140,3 +141,44 @@ def _kind(value: Any) -> str:
     if isinstance(value, (int, float)):
         return "a number"
     return "text" if isinstance(value, str) else f"a {type(value).__name__}"
+
+
+def load_settings(path: str) -> Any:
+    """S24.7, S23.3: a settings file's data: TOML when its name ends `.toml`, else JSON.
+
+    Raises:
+        SettingsError: the file can't be read or parsed (with the line and column), or TOML
+            on Python 3.10 without `tomli`.
+    """
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError as error:
+        raise SettingsError(path, [f"can't be read: {error.strerror or error}"]) from None
+    if not path.lower().endswith(".toml"):
+        try:
+            return parse_json(data, path)
+        except DocumentError as error:
+            raise SettingsError(path, [error.reason.removeprefix(f"can't read {path}: ")]) from None
+    try:
+        return _toml().loads(_decoded(data, path))
+    except DocumentError as error:
+        raise SettingsError(path, [error.reason.removeprefix(f"can't read {path}: ")]) from None
+    except ValueError as error:  # tomllib.TOMLDecodeError: "... (at line 3, column 7)"
+        raise SettingsError(path, [f"is not TOML: {error}"]) from None
+
+
+def _toml() -> Any:
+    """`tomllib` (Python 3.11+), else `tomli`.
+
+    Raises:
+        SettingsError: neither is there.
+    """
+    for name in ("tomllib", "tomli"):
+        try:
+            return importlib.import_module(name)
+        except ModuleNotFoundError:  # pragma: no cover - Python 3.10
+            continue
+    raise SettingsError(  # pragma: no cover - Python 3.10 without tomli
+        "TOML", ["reading TOML on Python 3.10 needs tomli: pip install tomli"]
+    )

@@ -10,11 +10,11 @@ import os
 import sys
 from collections.abc import Mapping, Sequence
 from importlib import resources
-from typing import Protocol
+from typing import Any, Protocol
 from urllib.parse import unquote
 
+from toolshape._load import load_settings, parse_json
 from toolshape._load import parse_document as _parse_document
-from toolshape._load import parse_json
 from toolshape.call._mcp import error_result
 from toolshape.model._errors import (
     ArgumentError,
@@ -23,10 +23,12 @@ from toolshape.model._errors import (
     EncodeError,
     PlanDataError,
     PlanError,
+    SettingsError,
 )
 from toolshape.model._options import PROFILES, Options, option_kinds
 from toolshape.model._types import Json, Request, Unchecked
-from toolshape.planner._api import plan_document
+from toolshape.planner._api import operation_keys, plan_document
+from toolshape.planner._settings import operation_settings
 from toolshape.plans._file import PLANS_FORMAT, dump_plans, load_plans
 from toolshape.plans._plan import Plan, PlanResult
 from toolshape.read._select import Select
@@ -264,6 +266,7 @@ def _parser() -> argparse.ArgumentParser:
     add_options(plan)
     add_select(plan)
     add_fixed(plan)
+    add_operations(plan)
     plan.add_argument("--source", help="the name locations use for the document (default: SPEC)")
     plan.add_argument("--json", action="store_true", help="print the result as JSON")
     plan.add_argument(
@@ -290,6 +293,7 @@ def _parser() -> argparse.ArgumentParser:
         "--protocol-version", default="2025-11-25", help="MCP protocol version for error answers"
     )
     add_fixed(call)
+    add_operations(call)
     add_credentials(call, "; its values are masked in the printed request")
     return parser
 
@@ -346,6 +350,28 @@ def select_from(args: argparse.Namespace) -> Select | None:
         content_types=args.content_types,
     )
     return None if select == Select() else select
+
+
+def add_operations(parser: argparse.ArgumentParser) -> None:
+    """`--operations FILE` (S24.7), read with `operations_from`."""
+    parser.add_argument(
+        "--operations",
+        metavar="FILE",
+        help="per-operation settings by operationId (or derived name), JSON or TOML (a name "
+        "ending .toml): style, name, annotations, fixed",
+    )
+
+
+def operations_from(path: str | None, document: Mapping[str, Any]) -> dict[str, Any]:
+    """The `plan_document` keywords an operations file gives (`styles`, `names`,
+    `annotations`, `fixed_per_operation`; none without a file).
+
+    Raises:
+        SettingsError: the file can't be read, or names an operation or key that is not there.
+    """
+    if path is None:
+        return {}
+    return operation_settings(load_settings(path), path, operation_keys(document)).mappings()
 
 
 def add_fixed(parser: argparse.ArgumentParser) -> None:
@@ -471,8 +497,9 @@ def _run(args: argparse.Namespace, out: Stream, err: Stream) -> int:
             options=options_from(args),
             fixed=_fixed(args),
             select=select_from(args),
+            **operations_from(args.operations, document),
         )
-    except (DocumentUnreadable, DocumentError) as error:
+    except (DocumentUnreadable, DocumentError, SettingsError) as error:
         err.write(f"toolshape: {error}\n")
         return 2
     except PlanError as error:
@@ -525,9 +552,10 @@ def _call(args: argparse.Namespace, out: Stream, err: Stream) -> int:
             options=options_from(args),
             fixed=_fixed(args),
             select=select_from(args),
+            **operations_from(args.operations, document),
         )
         credentials = credentials_from(args.credential, os.environ, result.security_schemes)
-    except DocumentUnreadable as error:
+    except (DocumentUnreadable, SettingsError) as error:
         err.write(f"toolshape: {error}\n")
         return 2
     except ValueError as error:

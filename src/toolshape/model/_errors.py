@@ -375,6 +375,36 @@ class HeaderError(ToolshapeError):
         return cls(str(data["tool"]), None if header is None else str(header), str(data["reason"]))
 
 
+class SettingsError(ToolshapeError):
+    """A settings file (`--operations FILE`, S24.7; a server's configuration, S23.3) that
+    can't be used: every problem found, each naming its key. Nothing starts."""
+
+    source: str
+    """The file, as its name was given."""
+    problems: tuple[str, ...]
+    """Each problem: where (`` `listPets.style` ``) and what is wrong."""
+
+    def __init__(self, source: str, problems: Sequence[str]) -> None:
+        self.source = source
+        self.problems = tuple(problems)
+        super().__init__(self.message)
+
+    @property
+    def message(self) -> str:
+        """`<file>: <problem>; <problem>`."""
+        return f"{self.source}: " + "; ".join(self.problems)
+
+    def _fields(self) -> dict[str, Json]:
+        return {"source": self.source, "problems": list(self.problems)}
+
+    @classmethod
+    def _from_fields(cls, data: Mapping[str, Json]) -> SettingsError:
+        problems = data["problems"]
+        return cls(
+            str(data["source"]), [str(p) for p in problems] if isinstance(problems, list) else []
+        )
+
+
 #: Every error class by name, for `ToolshapeError.from_dict` (S15.3).
 _ERROR_CLASSES: dict[str, type[ToolshapeError]] = {
     cls.__name__: cls
@@ -387,5 +417,6 @@ _ERROR_CLASSES: dict[str, type[ToolshapeError]] = {
         EncodeError,
         CredentialError,
         HeaderError,
+        SettingsError,
     )
 }

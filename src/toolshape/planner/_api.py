@@ -171,6 +171,17 @@ def plan_document(
     )
 
 
+def operation_keys(document: Mapping[str, Unchecked]) -> tuple[str, ...]:
+    """The operationId (or derived name) of every operation of `document`: the keys its
+    per-operation settings take (S8.1, S24.7).
+
+    Raises:
+        DocumentError: `document` is not an OpenAPI 3.x (or Swagger 2.0) document at all.
+    """
+    reader = DocumentReader(document, "openapi.json", outputs=False)
+    return tuple(operation_key(raw)[0] for raw in reader.operations())
+
+
 def _bare_references(names: tuple[str, ...], source: str) -> Diagnostic:
     """S20.3: the bare references a 2.0 document's conversion read as definitions."""
     shown = ", ".join(f"`{name}` as `#/definitions/{name}`" for name in names)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolshape.model._errors import PlanError
+from toolshape.model._errors import PlanError, SettingsError
 from toolshape.model._json import is_map
 from toolshape.model._options import Options
 from toolshape.model._types import Diagnostic, Style
@@ -150,3 +150,55 @@ def tool_style(
         'Use "flat" or "nested".',
         rule="S2.3",
     )
+
+
+#: S24.7: the settings an operations file gives per operation, and the keyword each fills.
+OPERATION_KEYS = {
+    "style": "styles",
+    "name": "names",
+    "annotations": "annotations",
+    "fixed": "fixed",
+}
+
+
+def operation_settings(data: Any, source: str, known: Collection[str]) -> ToolSettings:
+    """S24.7: an operations file's data (by operationId, or derived name: `style`, `name`,
+    `annotations`, `fixed`) as per-operation settings, checked against the document's
+    operations `known`.
+
+    Raises:
+        SettingsError: every problem, each naming its key: not a table, an unknown operation
+            or key, a value of the wrong kind.
+    """
+    if not is_map(data):
+        raise SettingsError(source, ["holds no table of operations"])
+    problems: list[str] = []
+    found: dict[str, dict[str, Any]] = {keyword: {} for keyword in OPERATION_KEYS.values()}
+    for operation, given in data.items():
+        if operation not in known:
+            problems.append(f"`{operation}` names no operation of the document")
+        elif not is_map(given):
+            problems.append(f"`{operation}` is not a table of settings")
+        else:
+            for key, value in given.items():
+                problem = _setting_problem(key, value)
+                if problem is not None:
+                    problems.append(f"`{operation}.{key}` {problem}")
+                else:
+                    found[OPERATION_KEYS[key]][operation] = value
+    if problems:
+        raise SettingsError(source, problems)
+    return ToolSettings(**found)
+
+
+def _setting_problem(key: str, value: Any) -> str | None:
+    """Why one operation's setting can't be used, or None."""
+    if key not in OPERATION_KEYS:
+        return f"is not a setting (the settings are {', '.join(OPERATION_KEYS)})"
+    if key == "style" and value not in ("flat", "nested"):
+        return f"is {json.dumps(value)}; use flat or nested"
+    if key == "name" and (not isinstance(value, str) or not value):
+        return "must be a tool name (text)"
+    if key in ("annotations", "fixed") and not is_map(value):
+        return "must be a table"
+    return None
