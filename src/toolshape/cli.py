@@ -25,7 +25,7 @@ from toolshape.model._errors import (
     PlanError,
     SettingsError,
 )
-from toolshape.model._options import PROFILES, Options, option_kinds
+from toolshape.model._options import PROFILES, Options, fixes, option_kinds
 from toolshape.model._types import Json, Request, Unchecked
 from toolshape.planner._api import operation_keys, plan_document
 from toolshape.planner._settings import operation_settings
@@ -423,20 +423,8 @@ def _print_table(result: PlanResult, out: Stream) -> None:
 def switch_hint(error: PlanError) -> str | None:
     """S24.3: the switch that would plan the tool anyway, as one line (the S9 message itself
     stays exact), or None when no switch would."""
-    if error.kind == "collision":
-        return "`--on-collision rename` plans it, each colliding parameter as `<name>__<in>`"
-    if error.kind != "unflattenable":
-        return None
-    if error.rule == "S5.1" and "has no `type`" in error.reason:
-        return "`--untyped-body flatten` plans it flat (its `properties` as arguments)"
-    if error.rule == "S5.3" and error.reason.startswith(
-        ("the `body` schema has `oneOf`", "the `body` schema has `anyOf`")
-    ):
-        return (
-            "`--flatten-unions` may plan it flat (object variants merged); "
-            "`--on-unflattenable nested` plans it nested"
-        )
-    return "`--on-unflattenable nested` plans it nested (its body one `body` argument)"
+    found = fixes(error.kind, error.rule, error.reason)
+    return "; ".join(f"`{fix.flag}` {fix.effect}" for fix in found) or None
 
 
 def _as_json(result: PlanResult) -> dict[str, Json]:

@@ -180,3 +180,45 @@ _PRESETS: Mapping[Profile, Options] = {
         strict_roots=False,
     ),
 }
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    """S24.3: a switch that would plan a refused tool anyway, and what it does."""
+
+    option: str
+    """The `Options` field (`on_unflattenable`)."""
+    value: str | bool
+    effect: str
+    """What the tool becomes with it (`plans it nested (its body one `body` argument)`)."""
+
+    @property
+    def flag(self) -> str:
+        """The command line's spelling: `--on-unflattenable nested`, `--flatten-unions`."""
+        flag = "--" + self.option.replace("_", "-")
+        return flag if self.value is True else f"{flag} {self.value}"
+
+    @property
+    def keyword(self) -> str:
+        """The library's spelling: `on_unflattenable="nested"`, `flatten_unions=True`."""
+        return f"{self.option}={self.value!r}".replace("'", '"')
+
+
+def fixes(kind: str, rule: str | None, reason: str) -> tuple[Fix, ...]:
+    """S24.3: the switches that would plan a tool refused with a planning error of `kind`
+    (refused by `rule`, for `reason`), best first; none when no switch would."""
+    if kind == "collision":
+        return (
+            Fix("on_collision", "rename", "plans it, each colliding parameter as `<name>__<in>`"),
+        )
+    if kind != "unflattenable":
+        return ()
+    nested = Fix("on_unflattenable", "nested", "plans it nested (its body one `body` argument)")
+    if rule == "S5.1" and "has no `type`" in reason:
+        return (Fix("untyped_body", "flatten", "plans it flat (its `properties` as arguments)"),)
+    if rule == "S5.3" and reason.startswith(
+        ("the `body` schema has `oneOf`", "the `body` schema has `anyOf`")
+    ):
+        merged = Fix("flatten_unions", True, "may plan it flat (object variants merged)")
+        return (merged, Fix("on_unflattenable", "nested", "plans it nested"))
+    return (nested,)

@@ -27,6 +27,7 @@ from toolshape.model._types import (
     Security,
     Style,
 )
+from toolshape.plans import _show
 from toolshape.plans._fields import FIELDS, PLAN_FORMAT, FixedArgument, ParameterRoute
 from toolshape.plans._format import check_plan_data
 
@@ -205,6 +206,14 @@ class Plan:
         tool["annotations"] = dict(thaw(self.annotations))
         return tool
 
+    def _repr_markdown_(self) -> str:
+        """The tool as a one-row Markdown table (notebooks)."""
+        return _show.markdown(f"MCP tool {self.name}", _show.TOOL_HEADERS, [_show.tool_row(self)])
+
+    def _repr_html_(self) -> str:
+        """The tool as a one-row HTML table (notebooks)."""
+        return _show.html_table(f"MCP tool {self.name}", _show.TOOL_HEADERS, [_show.tool_row(self)])
+
     def _compiled(self) -> CallEngine:
         """The plan's compiled call engine, built on first use (two threads racing here build
         the same engine twice and one wins; nothing else is shared)."""
@@ -329,3 +338,30 @@ class PlanResult:
     """The server-wide `toolInputStyle` planning used, resolved (S2.3)."""
     options: Options = field(default_factory=Options)
     """Every behaviour switch planning used (S10)."""
+
+    def _tables(self) -> list[tuple[str, tuple[str, ...], list[_show.Row]]]:
+        """The tools, then the errors (when any), each as a titled table."""
+        tables: list[tuple[str, tuple[str, ...], list[_show.Row]]] = [
+            (
+                f"{len(self.tools)} tools from {self.source}",
+                _show.TOOL_HEADERS,
+                [_show.tool_row(plan) for plan in self.tools],
+            )
+        ]
+        if self.errors:
+            tables.append(
+                (
+                    f"{len(self.errors)} errors",
+                    _show.ERROR_HEADERS,
+                    [_show.error_row(error) for error in self.errors],
+                )
+            )
+        return tables
+
+    def _repr_markdown_(self) -> str:
+        """The tools and the errors as Markdown tables (notebooks)."""
+        return "\n\n".join(_show.markdown(*table) for table in self._tables())
+
+    def _repr_html_(self) -> str:
+        """The tools and the errors as HTML tables (notebooks)."""
+        return "".join(_show.html_table(*table) for table in self._tables())
