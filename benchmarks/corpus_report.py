@@ -4,7 +4,8 @@ Run: python -m benchmarks.corpus_report  (the output is docs/corpus.md's table);
      python -m benchmarks.corpus_report --tools  (docs/corpus.md's S16 table);
      python -m benchmarks.corpus_report --unions  (docs/unions.md's table);
      python -m benchmarks.corpus_report --security  (docs/corpus.md's S18 table);
-     python -m benchmarks.corpus_report --coverage  (docs/corpus.md's S19/S21 table)
+     python -m benchmarks.corpus_report --coverage  (docs/corpus.md's S19/S21 table);
+     python -m benchmarks.corpus_report --listing  (docs/corpus.md's S16.7/S17.9/S20.1 table)
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import json
 
 import toolshape
 from benchmarks.timing import CORPUS
+from toolshape.planner._api import operation_keys
 
 
 def main() -> None:
@@ -134,17 +136,6 @@ def coverage() -> None:
         )
 
 
-if __name__ == "__main__" and "--unions" not in __import__("sys").argv:
-    if "--tools" in __import__("sys").argv:
-        tools()
-    elif "--security" in __import__("sys").argv:
-        security()
-    elif "--coverage" in __import__("sys").argv:
-        coverage()
-    else:
-        main()
-
-
 def unions() -> None:
     """Every body whose root (after S1.3) is `oneOf` / `anyOf`: flat with `flatten_unions`, or why not."""
     from toolshape.read._document import DocumentReader
@@ -174,5 +165,44 @@ def unions() -> None:
                 print(f"| {path.stem} | {raw.method.upper()} {raw.path} | {keyword} | {outcome} |")
 
 
-if __name__ == "__main__" and "--unions" in __import__("sys").argv:
-    unions()
+def listing() -> None:
+    """S17.9, S20.1, S16.7 per document: tools with every content type and with the preferred
+    one, tools not listed because nothing can send their body, and the bytes of `tools/list`
+    (every tool's MCP definition) with exact and with shape output schemas."""
+    print(
+        "| document | operations | tools (all content types) | tools (preferred) | not listed "
+        "(warned) | tools/list, exact output schemas | tools/list, shape output schemas |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    preferred = toolshape.Select(content_types="preferred")
+    exact = toolshape.Options.preset(output_schemas="exact")
+    for path in sorted(CORPUS.glob("*.json")):
+        document = json.loads(path.read_text(encoding="utf-8"))
+        shape = toolshape.plan_document(document, source=path.name)
+        one = toolshape.plan_document(document, source=path.name, select=preferred)
+        full = toolshape.plan_document(document, source=path.name, options=exact)
+        skipped = sum(1 for d in shape.diagnostics if d.message.startswith("MCP tool not listed"))
+        operations = len(operation_keys(document))
+        print(
+            f"| {path.stem} | {operations} | {len(shape.tools)} | {len(one.tools)} | {skipped} "
+            f"| {_megabytes(full)} | {_megabytes(shape)} |"
+        )
+
+
+def _megabytes(result: toolshape.PlanResult) -> str:
+    size = sum(len(json.dumps(t.to_mcp_tool(), ensure_ascii=False).encode()) for t in result.tools)
+    return f"{size / 1e6:.1f} MB"
+
+
+REPORTS = {
+    "--tools": tools,
+    "--security": security,
+    "--coverage": coverage,
+    "--unions": unions,
+    "--listing": listing,
+}
+
+if __name__ == "__main__":
+    chosen = [REPORTS[flag] for flag in __import__("sys").argv[1:] if flag in REPORTS]
+    for report in chosen or [main]:
+        report()

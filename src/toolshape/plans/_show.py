@@ -11,13 +11,26 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from toolshape.model._errors import PlanError
 from toolshape.model._options import fixes
 
-if TYPE_CHECKING:
-    from toolshape.plans._plan import Plan
+
+class Shown(Protocol):
+    """What a tool's row shows (a `Plan`)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def style(self) -> str: ...
+    @property
+    def method(self) -> str: ...
+    @property
+    def path(self) -> str: ...
+    @property
+    def title(self) -> str | None: ...
+
 
 Row = Sequence[str]
 
@@ -32,7 +45,7 @@ _PUNCTUATION = re.compile(r"([\\`*_\[\]<>|!~&$])")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
-def tool_row(plan: Plan) -> Row:
+def tool_row(plan: Shown) -> Row:
     return (plan.name, plan.style, plan.method, plan.path, plan.title or "")
 
 
