@@ -132,7 +132,12 @@ def test_the_file_records_versions_settings_and_the_source_hash() -> None:
     data = dump_plans(result, sha256=digest)
     assert data["format"] == PLANS_FORMAT == "toolshape.plans/3"
     assert data["planFormat"] == PLAN_FORMAT
-    assert data["source"] == {"name": "example.openapi.json", "sha256": digest}
+    assert data["source"] == {
+        "name": "example.openapi.json",
+        "sha256": digest,
+        "serverUrl": "https://api.example.com/v1",
+    }
+    assert load_plans(json.dumps(data)).server_url == "https://api.example.com/v1"
     assert data["settings"] == {"style": "flat", "options": options.to_dict()}
     assert load_plans(json.dumps(data)).options == options
     with pytest.raises(ValueError, match="64 lower-case hex digits"):

@@ -50,6 +50,7 @@ from toolshape.plans._fields import PLAN_FORMAT
 from toolshape.plans._file import PLANS_FORMAT, PLANS_SCHEMA, dump_plans, load_plans
 from toolshape.plans._format import PLAN_SCHEMA
 from toolshape.plans._plan import FixedArgument, ParameterRoute, Plan, PlanResult
+from toolshape.plans._search import search
 from toolshape.read._select import Select
 
 # The composition root: plans (the model) compile their call engine through this, so the model
@@ -111,6 +112,7 @@ __all__ = [
     "plan_document",
     "plan_operation",
     "route_args",
+    "search",
 ]
 
 

@@ -166,6 +166,8 @@ class Operation:
     description: str | None = None
     """S16.1: the operation's `description`."""
     deprecated: bool = False
+    tags: tuple[str, ...] = ()
+    """The operation's `tags` (the text ones), for search (S23.7)."""
     output: Output | None = None
     """S16.3: the output schema from the first JSON success response, when there is one."""
     output_problem: str | None = None

@@ -168,6 +168,7 @@ def plan_document(
         source=server.source,
         style=server.style,
         options=server.options,
+        server_url=reader.server_url(),
     )
 
 

@@ -277,6 +277,7 @@ def to_plan(
         _check=check,
         title=title(op),
         description=describe_tool(op, options.description_limit),
+        tags=op.tags,
         annotations=draft.annotations,
         _output=draft.output,
         output_wrapped=draft.output_wrapped,

@@ -4,6 +4,7 @@ from toolshape.plans._fields import PLAN_FORMAT, FixedArgument, ParameterRoute
 from toolshape.plans._file import PLANS_FORMAT, PLANS_SCHEMA, dump_plans, load_plans
 from toolshape.plans._format import PLAN_SCHEMA
 from toolshape.plans._plan import Plan, PlanResult
+from toolshape.plans._search import search
 
 __all__ = [
     "PLANS_FORMAT",
@@ -16,6 +17,7 @@ __all__ = [
     "PlanResult",
     "dump_plans",
     "load_plans",
+    "search",
 ]
 
 

@@ -266,6 +266,7 @@ FIELDS: tuple[Field, ...] = (
     Field("bodyCheck", "_check", {"type": ["object", "boolean", "null"]}, SCHEMA),
     Field("title", "title", _STRING_OR_NULL),
     Field("description", "description", {"type": "string"}),
+    Field("tags", "tags", {"type": "array", "items": {"type": "string"}}, NAMES),
     Field("annotations", "annotations", _ANNOTATIONS),
     Field("outputSchema", "_output", {"type": ["object", "null"]}, SCHEMA),
     Field("outputWrapped", "output_wrapped", {"type": "boolean"}, shared=True),

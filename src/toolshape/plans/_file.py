@@ -91,8 +91,9 @@ PLANS_SCHEMA: Mapping[str, Any] = {
                 "sha256": {
                     "anyOf": [{"type": "null"}, {"type": "string", "pattern": "^[0-9a-f]{64}\\Z"}]
                 },
+                "serverUrl": {"type": ["string", "null"]},
             },
-            "required": ["name", "sha256"],
+            "required": ["name", "sha256", "serverUrl"],
             "additionalProperties": False,
         },
         "settings": {
@@ -181,7 +182,7 @@ def dump_plans(result: PlanResult, *, sha256: str | None = None) -> JsonObject:
         "format": PLANS_FORMAT,
         "planFormat": PLAN_FORMAT,
         "toolshape": __version__,
-        "source": {"name": result.source, "sha256": sha256},
+        "source": {"name": result.source, "sha256": sha256, "serverUrl": result.server_url},
         "settings": {"style": result.style, "options": result.options.to_dict()},
         "securitySchemes": list(result.security_schemes),
         "tools": tools,
@@ -325,6 +326,7 @@ def load_plans(
         source=file["source"]["name"],
         style=file["settings"]["style"],
         options=options,
+        server_url=file["source"]["serverUrl"],
     )
 
 

@@ -101,6 +101,8 @@ class Plan:
     """S16.1: the operation's `summary`, when it has one."""
     description: str = ""
     """S16.1: what the model reads about the tool."""
+    tags: tuple[str, ...] = ()
+    """The operation's `tags` (S23.7: what `search` also reads)."""
     annotations: Mapping[str, Json] = field(default_factory=dict)
     """S16.2: the MCP `ToolAnnotations` (title and hints)."""
     _output: Mapping[str, Unchecked] | None = field(default=None, repr=False)
@@ -338,6 +340,10 @@ class PlanResult:
     """The server-wide `toolInputStyle` planning used, resolved (S2.3)."""
     options: Options = field(default_factory=Options)
     """Every behaviour switch planning used (S10)."""
+    server_url: str | None = None
+    """S23.4: the document's first server URL, its variables at their defaults (a Swagger 2.0
+    document's `scheme://host`: requests carry `basePath` themselves), as written — possibly
+    relative; None when the document names no server."""
 
     def _tables(self) -> list[tuple[str, tuple[str, ...], list[_show.Row]]]:
         """The tools, then the errors (when any), each as a titled table."""

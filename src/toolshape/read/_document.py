@@ -151,6 +151,28 @@ class DocumentReader:
         """`<source>#<pointer>` (S9.3)."""
         return f"{self.source}#{pointer}"
 
+    def server_url(self) -> str | None:
+        """S23.4: the first server's URL with its variables' defaults (for Swagger 2.0,
+        `<first scheme>://<host>`: request paths already start with `basePath`), or None."""
+        if self.converted is not None:
+            servers = self.converted.document.get("servers")
+            if not isinstance(servers, list) or not servers:
+                return None
+            converted: str = servers[0]["url"]
+            base = self.converted.base_path
+            return converted[: len(converted) - len(base)] if base else converted
+        servers = self.document.get("servers")
+        first = servers[0] if isinstance(servers, list) and servers else None
+        if not is_map(first) or not isinstance(first.get("url"), str):
+            return None
+        url: str = first["url"]
+        variables = first.get("variables")
+        for name, variable in variables.items() if is_map(variables) else ():
+            default = variable.get("default") if is_map(variable) else None
+            if isinstance(default, str):
+                url = url.replace("{" + str(name) + "}", default)
+        return url
+
     @property
     def base_path(self) -> str:
         """S20.3: what every request path starts with (a Swagger 2.0 `basePath`), or `""`."""
@@ -262,6 +284,7 @@ class DocumentReader:
             summary=summary.strip() or None if isinstance(summary, str) else None,
             description=description.strip() or None if isinstance(description, str) else None,
             deprecated=raw.node.get("deprecated") is True,
+            tags=_tags(raw.node.get("tags")),
             output=output,
             output_problem=output_problem,
             read_only=read_only,
@@ -718,3 +741,12 @@ class DocumentReader:
             foreign_patterns=tuple(dict.fromkeys(foreign)),
             slow_patterns=tuple(dict.fromkeys(slow)),
         )
+
+
+def _tags(value: Unchecked) -> tuple[str, ...]:
+    """An operation's `tags`: the text ones, in order, each once."""
+    return (
+        tuple(dict.fromkeys(t for t in value if isinstance(t, str)))
+        if isinstance(value, list)
+        else ()
+    )
