@@ -1,3 +1,4 @@
-"""`python -m examples` prints how to run the gateway."""
+"""`python -m examples` says how to run the examples."""
 
-print("Run the gateway with: python -m examples.gateway SPEC --base-url URL [--style flat|nested]")
+print("python examples/plan_and_call.py        # plan, call, refuse: the library")
+print("python -m examples.gateway SPEC BASE_URL  # an MCP server embedded in your own program")

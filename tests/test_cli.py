@@ -129,21 +129,20 @@ def help_text(parser: Any) -> str:
     return " ".join(str(parser.format_help()).split())  # one line: argparse wraps at will
 
 
-def test_every_option_is_a_flag_with_its_default_on_both_command_lines() -> None:
+def test_every_option_is_a_flag_with_its_default_on_every_command() -> None:
     """S21.2: every `Options` switch is reachable from `toolshape plan`, `toolshape call` and
-    the example gateway, each with its default (and `legacy`'s) in `--help`; the default
-    style is the same (nested) everywhere."""
+    `toolshape serve`, each with its default (and `legacy`'s) in `--help`; the default style
+    is nested, but flat for `serve` (S23.2)."""
     import argparse
     import dataclasses
 
-    from examples.gateway import arguments
     from toolshape import Options
     from toolshape.cli import _parser
 
     commands: Any = next(
         a.choices for a in _parser()._actions if isinstance(a, argparse._SubParsersAction)
     )
-    parsers = {"plan": commands["plan"], "call": commands["call"], "gateway": arguments()}
+    parsers = {name: commands[name] for name in ("plan", "call", "serve")}
     modern, legacy = Options.preset("2026-11-06"), Options.preset("legacy")
     for label, parser in parsers.items():
         text = help_text(parser)
@@ -164,27 +163,30 @@ def test_every_option_is_a_flag_with_its_default_on_both_command_lines() -> None
                 other_shown = str(other).lower() if isinstance(other, bool) else str(other)
                 assert f"default: {shown} ({other_shown})" in text, (label, option.name)
         defaults = {a.dest: a.default for a in parser._actions if isinstance(a, argparse.Action)}
-        assert defaults["style"] == "nested", label
+        assert defaults["style"] == ("flat" if label == "serve" else "nested"), label
 
 
-def test_the_gateways_switches_reach_its_options() -> None:
-    """S21.2: `--portable-names --on-collision rename --on-unflattenable nested` on the gateway
-    plan as `Options` with those switches."""
-    from examples.gateway import arguments
+def test_serves_switches_reach_its_options_over_its_preset() -> None:
+    """S21.2, S23.2: `toolshape serve`'s switches plan as `Options` with those switches, over
+    `serve`'s preset (collisions renamed, unflattenable bodies nested) and the profile."""
     from toolshape import Options
-    from toolshape.cli import options_from
+    from toolshape.cli import _api_settings, _parser
 
-    args = arguments().parse_args(
-        ["doc.json", "--base-url", "http://x", "--portable-names", "--on-collision", "rename",
-         "--on-unflattenable", "nested", "--description-limit", "80", "--profile", "legacy"]
-    )  # fmt: skip
-    assert options_from(args) == Options.preset(
+    def options(*flags: str) -> Options:
+        args = _parser().parse_args(["serve", "doc.json", "--base-url", "http://x", *flags])
+        return _api_settings(args).options_value()  # type: ignore[no-any-return]
+
+    assert options() == Options.preset(on_collision="rename", on_unflattenable="nested")
+    assert options(
+        "--portable-names", "--on-collision", "error", "--description-limit", "80",
+        "--profile", "legacy",
+    ) == Options.preset(
         "legacy",
         portable_names=True,
-        on_collision="rename",
+        on_collision="error",
         on_unflattenable="nested",
         description_limit=80,
-    )
+    )  # fmt: skip
 
 
 @pytest.mark.parametrize(
@@ -220,11 +222,18 @@ def test_call_refuses_unreadable_json_with_exit_2(argv: list[str], needle: str) 
     assert out == ""
 
 
-def test_the_gateway_refuses_a_header_without_a_colon() -> None:
-    """S23.5: `--header` is `NAME: VALUE`; one without a colon is exit 2 with a message."""
-    from examples.gateway import main as gateway
+def test_serve_reads_a_header_as_curl_does() -> None:
+    """S23.5: `--header "Name: value"` trims the space after the colon; one without a colon is
+    exit 2 with a message."""
+    from toolshape.cli import _api_settings, _parser
 
-    assert gateway(["--header", "X-Key abc", "--base-url", "http://x.test"]) == 2
+    args = _parser().parse_args(
+        ["serve", "doc.json", "--header", "X-Key:  abc ", "--header", "X-Two:b"]
+    )
+    assert _api_settings(args).headers == {"X-Key": "abc", "X-Two": "b"}
+    code, _, err = run("serve", "doc.json", "--header", "X-Key abc", "--base-url", "http://x.test")
+    assert code == 2
+    assert "--header 'X-Key abc' is not 'NAME: VALUE'" in err
 
 
 def test_document_text_reaches_the_terminal_escaped(tmp_path: Path) -> None:

@@ -1,7 +1,9 @@
-"""End to end: the MCP SDK's own client, the example gateway, and a real HTTP upstream.
+"""End to end: the MCP SDK's own client, `toolshape.server` (and `toolshape serve`), and a real
+HTTP upstream.
 
 A small HTTP server on 127.0.0.1 (a free port) records what it receives and echoes it; the SDK's
-`Client` (over its `ClientSession`) talks to `examples.gateway` in memory.
+`Client` (over its `ClientSession`) talks to `build_server`'s server in memory, or to
+`toolshape serve` over stdio.
 """
 
 from __future__ import annotations
@@ -26,10 +28,10 @@ import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
-from examples.gateway import build_server
 from tests.conftest import SLICE
 from tests.schemacheck import assert_valid_under_its_dialect
 from toolshape import Options, Plan, plan_document
+from toolshape.server import Api, build_server
 
 EXAMPLE = (
     Path(__file__).resolve().parents[1] / "src" / "toolshape" / "data" / "example.openapi.json"
@@ -108,9 +110,10 @@ def session(
 
     async def run() -> T:
         async with httpx.AsyncClient() as http:
-            server = build_server(
-                tools, base_url=base, http=http, headers=headers, credentials=credentials
+            api = Api(
+                tuple(tools), base_url=base, headers=headers or {}, credentials=credentials or {}
             )
+            server = build_server([api], http=http)
             async with Client(server, mode=mode) as client:
                 return await work(client)
 
@@ -353,12 +356,12 @@ def test_sdk_does_not_validate_arguments_itself(upstream: Upstream) -> None:
 
 
 def test_gateway_runs_over_stdio_from_the_repository_root(upstream: Upstream) -> None:
-    """`python -m examples.gateway SPEC --base-url URL` serves MCP over stdio."""
+    """`toolshape serve SPEC --base-url URL` serves MCP over stdio."""
     root = Path(__file__).resolve().parents[1]
     base = f"http://127.0.0.1:{upstream.server_address[1]}"
     params = StdioServerParameters(
         command=sys.executable,
-        args=["-m", "examples.gateway", str(EXAMPLE), "--base-url", base, "--style", "flat"],
+        args=["-m", "toolshape", "serve", str(EXAMPLE), "--base-url", base, "--style", "flat"],
         cwd=str(root),
     )
 
@@ -511,7 +514,7 @@ def test_the_whole_tool_and_its_answers_through_the_sdk() -> None:
 
     async def run() -> tuple[Any, ...]:
         async with httpx.AsyncClient() as http:
-            gateway = build_server(tools, base_url=base, http=http)
+            gateway = build_server([Api(tuple(tools), base_url=base)], http=http)
             async with Client(gateway, mode="legacy") as client:
                 listed = await client.list_tools()
                 return (
@@ -668,7 +671,7 @@ def test_form_and_multipart_bodies_arrive_exactly_through_the_sdk() -> None:
 
     async def run() -> tuple[Any, Any]:
         async with httpx.AsyncClient() as http:
-            gateway = build_server(tools, base_url=base, http=http)
+            gateway = build_server([Api(tuple(tools), base_url=base)], http=http)
             async with Client(gateway, mode="legacy") as client:
                 form = await client.call_tool(
                     "createCustomer",
@@ -773,7 +776,7 @@ class GuardedUpstream(Upstream):
 
 
 def test_credentials_from_the_environment_and_fixed_arguments_over_stdio(tmp_path: Path) -> None:
-    """S18 end to end: the SDK's client → `python -m examples.gateway --credential
+    """S18 end to end: the SDK's client → `toolshape serve --credential
     bearerAuth=env:REPORTS_TOKEN --fixed api-version=...` over stdio → an upstream that checks
     the bearer token. The token comes from the gateway's environment and never appears in the
     tools; the fixed query parameter arrives on every call; a model argument naming it gets the
@@ -789,7 +792,8 @@ def test_credentials_from_the_environment_and_fixed_arguments_over_stdio(tmp_pat
         command=sys.executable,
         args=[
             "-m",
-            "examples.gateway",
+            "toolshape",
+            "serve",
             str(spec),
             "--base-url",
             f"http://127.0.0.1:{server.server_address[1]}",
@@ -920,7 +924,7 @@ def test_aliases_and_renames_reach_the_upstream_as_wire_names(upstream: Upstream
 
 
 def test_the_gateway_serves_a_yaml_swagger_20_document(upstream: Upstream) -> None:
-    """S20.2, S20.3 end to end: `python -m examples.gateway shop.swagger.yaml` over stdio reads
+    """S20.2, S20.3 end to end: `toolshape serve shop.swagger.yaml` over stdio reads
     YAML, converts Swagger 2.0, keeps only `--tag orders`, and sends requests under the
     document's `basePath`."""
     root = Path(__file__).resolve().parents[1]
@@ -928,7 +932,8 @@ def test_the_gateway_serves_a_yaml_swagger_20_document(upstream: Upstream) -> No
         command=sys.executable,
         args=[
             "-m",
-            "examples.gateway",
+            "toolshape",
+            "serve",
             str(root / "tests" / "data" / "shop.swagger.yaml"),
             "--base-url",
             f"http://127.0.0.1:{upstream.server_address[1]}",
@@ -994,15 +999,16 @@ def test_a_gateway_from_plans_serves_exactly_what_one_from_the_document_does(
     calls: list[tuple[str, dict[str, Any]]],
 ) -> None:
     """Issue 17 end to end: `toolshape plan SPEC --out plans.json`, then `python -m
-    examples.gateway --plans plans.json` run where no document is on disk: the MCP SDK's client
+    toolshape serve --plans plans.json` run where no document is on disk: the MCP SDK's client
     lists the same tools (every field) and gets the same answers, and the upstream the same
     requests, as from the gateway that plans the document itself."""
     from toolshape.cli import main as toolshape_main
 
     root = Path(__file__).resolve().parents[1]
     plans_file = tmp_path / "plans.json"
+    serve_preset = ["--on-collision", "rename", "--on-unflattenable", "nested"]
     status = toolshape_main(
-        ["plan", str(document), "--style", "flat", *flags, "--out", str(plans_file)],
+        ["plan", str(document), "--style", "flat", *serve_preset, *flags, "--out", str(plans_file)],
         out=io.StringIO(),
         err=io.StringIO(),
     )
@@ -1010,10 +1016,10 @@ def test_a_gateway_from_plans_serves_exactly_what_one_from_the_document_does(
     base = ["--base-url", f"http://127.0.0.1:{upstream.server_address[1]}"]
     runs = {
         "document": (
-            ["-m", "examples.gateway", str(document), *base, "--style", "flat", *flags],
+            ["-m", "toolshape", "serve", str(document), *base, "--style", "flat", *flags],
             root,
         ),
-        "plans": (["-m", "examples.gateway", "--plans", "plans.json", *base], tmp_path),
+        "plans": (["-m", "toolshape", "serve", "--plans", "plans.json", *base], tmp_path),
     }
 
     def served(args: list[str], cwd: Path) -> tuple[Any, Any, Any]:
@@ -1047,22 +1053,27 @@ def test_a_gateway_from_plans_serves_exactly_what_one_from_the_document_does(
     assert len(seen) == len(calls) - 1  # ... and every accepted call reached the upstream
 
 
-def test_the_gateway_refuses_a_plans_file_of_another_version_saying_how_to_rebuild(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+def test_serve_refuses_a_plans_file_of_another_version_saying_how_to_rebuild(
+    tmp_path: Path,
 ) -> None:
-    from examples.gateway import main as gateway_main
+    from toolshape.cli import main
 
     old = tmp_path / "plans.json"
     old.write_text(json.dumps({"format": "toolshape.plans/0", "tools": []}), encoding="utf-8")
-    assert gateway_main(["--plans", str(old), "--base-url", "http://127.0.0.1:9"]) == 2
-    assert capsys.readouterr().err == (
-        f"toolshape: can't serve {old}: not a toolshape plans file: format is "
-        "'toolshape.plans/0', expected 'toolshape.plans/3'; plan the document again with this "
-        "version: `toolshape plan SPEC --out FILE`\n"
+    err = io.StringIO()
+    assert (
+        main(["serve", "--plans", str(old), "--base-url", "http://127.0.0.1:9"], io.StringIO(), err)
+        == 2
     )
-    with pytest.raises(SystemExit):  # planning switches don't apply to a plans file
-        gateway_main(["--plans", str(old), "--base-url", "http://x", "--style", "flat"])
-    assert "--style: --plans serves the file as it was planned" in capsys.readouterr().err
-    with pytest.raises(SystemExit):
-        gateway_main(["--base-url", "http://x"])
-    assert "give either a document (SPEC) or --plans FILE" in capsys.readouterr().err
+    assert err.getvalue() == (
+        f"toolshape: toolshape serve: --plans: can't serve {old}: not a toolshape plans file: "
+        "format is 'toolshape.plans/0', expected 'toolshape.plans/3'; plan the document again "
+        "with this version: `toolshape plan SPEC --out FILE`\n"
+    )
+    err = io.StringIO()  # planning switches don't apply to a plans file
+    main(
+        ["serve", "--plans", str(old), "--base-url", "http://x", "--style", "nested"],
+        io.StringIO(),
+        err,
+    )
+    assert "--style: a plans file is served as it was planned" in err.getvalue()

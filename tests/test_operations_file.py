@@ -153,12 +153,17 @@ def test_a_missing_file_is_exit_2(spec: Path, tmp_path: Path) -> None:
     assert err == f"toolshape: {tmp_path / 'nope.json'}: can't be read: No such file or directory\n"
 
 
-def test_the_gateway_takes_the_file(spec: Path, tmp_path: Path) -> None:
-    from examples.gateway import main as gateway
-
+def test_serve_takes_the_file(spec: Path, tmp_path: Path) -> None:
     ops = tmp_path / "ops.json"
     ops.write_text('{"nothing": {}}', encoding="utf-8")
-    assert gateway([str(spec), "--base-url", "http://127.0.0.1:9", "--operations", str(ops)]) == 2
+    code, _, err = run(
+        "serve", str(spec), "--base-url", "http://127.0.0.1:9", "--operations", str(ops)
+    )
+    assert code == 2
+    assert (
+        err
+        == "toolshape: toolshape serve: --operations: `nothing` names no operation of the document\n"
+    )
 
 
 def test_a_settings_error_is_data() -> None:

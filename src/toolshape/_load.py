@@ -143,8 +143,9 @@ def _kind(value: Any) -> str:
     return "text" if isinstance(value, str) else f"a {type(value).__name__}"
 
 
-def load_settings(path: str) -> Any:
-    """S24.7, S23.3: a settings file's data: TOML when its name ends `.toml`, else JSON.
+def load_settings(path: str, *, toml: bool | None = None) -> Any:
+    """S24.7, S23.3: a settings file's data: TOML when `toml` says so (by default, when its
+    name ends `.toml`), else JSON.
 
     Raises:
         SettingsError: the file can't be read or parsed (with the line and column), or TOML
@@ -155,7 +156,7 @@ def load_settings(path: str) -> Any:
             data = handle.read()
     except OSError as error:
         raise SettingsError(path, [f"can't be read: {error.strerror or error}"]) from None
-    if not path.lower().endswith(".toml"):
+    if not (path.lower().endswith(".toml") if toml is None else toml):
         try:
             return parse_json(data, path)
         except DocumentError as error:

@@ -242,14 +242,19 @@ def add_options(parser: argparse.ArgumentParser) -> None:
             )
 
 
-def options_from(args: argparse.Namespace) -> Options:
-    """The profile's preset with every switch given on the command line replacing its value."""
+def option_overrides(args: argparse.Namespace) -> dict[str, object]:
+    """Every `Options` switch given on the command line, with its value."""
     overrides: dict[str, object] = {}
     for name in _switches():
         value = getattr(args, name)
         if value is not None:
             overrides[name] = value == "true" if value in ("true", "false") else value
-    return Options.preset(args.profile, **overrides)
+    return overrides
+
+
+def options_from(args: argparse.Namespace) -> Options:
+    """The profile's preset with every switch given on the command line replacing its value."""
+    return Options.preset(args.profile, **option_overrides(args))
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -295,16 +300,18 @@ def _parser() -> argparse.ArgumentParser:
     add_fixed(call)
     add_operations(call)
     add_credentials(call, "; its values are masked in the printed request")
+    add_serve(commands.add_parser("serve", help="serve an API's operations as MCP tools"))
     return parser
 
 
-def add_style(parser: argparse.ArgumentParser) -> None:
-    """`--style`, the server-wide `toolInputStyle` (S2): `nested` by default, everywhere."""
+def add_style(parser: argparse.ArgumentParser, default: str = "nested") -> None:
+    """`--style`, the server-wide `toolInputStyle` (S2): `nested` by default (`serve`: flat,
+    S23.2)."""
     parser.add_argument(
         "--style",
-        default="nested",
+        default=default,
         choices=("flat", "nested"),
-        help="the server-wide toolInputStyle (default: nested)",
+        help=f"the server-wide toolInputStyle (default: {default})",
     )
 
 
@@ -476,6 +483,8 @@ def _run(args: argparse.Namespace, out: Stream, err: Stream) -> int:
     """The command `args` name, its output on `out`, its messages on `err`."""
     if args.command == "call":
         return _call(args, out, err)
+    if args.command == "serve":
+        return _serve(args, err)
     try:
         document, source, digest = read_document(args.spec)
         result = plan_document(
@@ -631,3 +640,168 @@ def _encoded(request: Request) -> Json:
         return {"contentType": sent, "text": content.decode("utf-8")}
     except UnicodeDecodeError:
         return {"contentType": sent, "base64": base64.b64encode(content).decode("ascii")}
+
+
+# -- toolshape serve (S23) ---------------------------------------------------------------------
+
+
+def add_serve(parser: argparse.ArgumentParser) -> None:
+    """`toolshape serve`'s flags (S23.2): what to serve, how, and every planning switch."""
+    parser.add_argument(
+        "spec", nargs="?", help="an OpenAPI document (3.x or Swagger 2.0), JSON or YAML"
+    )
+    parser.add_argument("--plans", metavar="FILE", help="serve a plans file (toolshape plan --out)")
+    parser.add_argument(
+        "--config", metavar="FILE", help="serve several APIs, as a TOML file lists them"
+    )
+    parser.add_argument("--name", help="a prefix for the tool names: <name>_<tool>")
+    parser.add_argument(
+        "--base-url", help="where the API is (default: the document's first server)"
+    )
+    parser.add_argument("--transport", choices=("stdio", "http"), default="stdio")
+    parser.add_argument("--host", default="127.0.0.1", help="(http) default: 127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000, help="(http) default: 8000")
+    parser.add_argument("--workers", type=int, default=1, help="(http) worker processes")
+    parser.add_argument("--page-size", type=int, default=100, help="tools per tools/list page")
+    parser.add_argument(
+        "--discovery", action="store_true", help="list search, describe and call tools only"
+    )
+    parser.add_argument(
+        "--log-level", choices=("debug", "info", "warning", "error"), default="info"
+    )
+    parser.add_argument("--timeout", type=float, default=30.0, help="seconds per call (default 30)")
+    parser.add_argument("--max-response-bytes", type=int, default=10_000_000)
+    parser.add_argument(
+        "--pass-through-auth",
+        metavar="SCHEME",
+        help="(http) each caller's own Authorization header is the credential for SCHEME",
+    )
+    parser.add_argument(
+        "--header", action="append", default=[], metavar="'NAME: VALUE'", help="an outbound header"
+    )
+    add_style(parser, default="flat")
+    add_options(parser)
+    add_select(parser)
+    add_credentials(parser)
+    add_fixed(parser)
+    add_operations(parser)
+
+
+#: The flags that say how to serve, not what: the only ones `--config` takes beside it.
+_HOW = ("transport", "host", "port", "workers", "page_size", "discovery", "log_level")
+
+
+def _serve(args: argparse.Namespace, err: Stream) -> int:
+    """`toolshape serve`: check everything, then serve until stopped (exit 2 for settings it
+    can't use, each problem on a line)."""
+    try:
+        from toolshape.server._run import Serving, run
+        from toolshape.server._settings import read_config
+    except ModuleNotFoundError as error:
+        err.write(f"toolshape: serve needs the extra: pip install 'toolshape[serve]' ({error})\n")
+        return 2
+    problems = _serve_flag_problems(args)
+    if problems:
+        err.write("".join(f"toolshape serve: {problem}\n" for problem in problems))
+        return 2
+    serving = Serving(**{name: getattr(args, name) for name in _HOW})
+    try:
+        if args.config is not None:
+            settings, source = read_config(args.config), args.config
+        else:
+            settings, source = (_api_settings(args),), "toolshape serve"
+        run(settings, serving, source)
+    except SettingsError as error:
+        err.write("".join(f"toolshape: {error.source}: {p}\n" for p in error.problems))
+        return 2
+    except ValueError as error:
+        err.write(f"toolshape serve: {error}\n")
+        return 2
+    return 0
+
+
+def _serve_flag_problems(args: argparse.Namespace) -> list[str]:
+    """What the flags given can't mean together."""
+    problems = []
+    given = [args.spec is not None, args.plans is not None, args.config is not None]
+    if sum(given) != 1:
+        problems.append("give one of SPEC, --plans FILE and --config FILE")
+    if args.config is not None:
+        defaults = _parser().parse_args(["serve", "x"])
+        other = [
+            name
+            for name, value in vars(args).items()
+            if name not in (*_HOW, "config", "spec", "command") and value != getattr(defaults, name)
+        ]
+        if other:
+            shown = ", ".join("--" + name.replace("_", "-") for name in other)
+            problems.append(f"{shown}: with --config, each API's settings are in the file")
+    if args.transport == "stdio" and args.pass_through_auth is not None:
+        problems.append("--pass-through-auth needs --transport http (stdio carries no headers)")
+    if args.transport == "stdio" and args.workers != 1:
+        problems.append("--workers needs --transport http")
+    for name in ("workers", "page_size", "port"):
+        if getattr(args, name) < (0 if name == "port" else 1):
+            problems.append(f"--{name.replace('_', '-')} can't be {getattr(args, name)}")
+    return problems
+
+
+def _api_settings(args: argparse.Namespace) -> Any:
+    """The one API the flags describe.
+
+    Raises:
+        SettingsError: a malformed `--credential`, `--header` or `--fixed`.
+    """
+    from toolshape.server._settings import ApiSettings
+
+    problems: list[str] = []
+    credentials: dict[str, str] = {}
+    for item in args.credential:
+        scheme, sep, source = item.partition("=")
+        if not sep or not scheme:
+            problems.append(f"--credential {item!r}: give SCHEME=env:VAR")
+        credentials[scheme] = source
+    headers: dict[str, str] = {}
+    for header in args.header:
+        name, sep, value = header.partition(":")
+        if not sep or not name.strip():
+            problems.append(f"--header {header!r} is not 'NAME: VALUE'")
+        headers[name.strip()] = value.strip()  # as curl reads `Name: value` (S23.5)
+    try:
+        fixed = fixed_from(args.fixed)
+    except ValueError as error:
+        problems.append(str(error))
+        fixed = {}
+    if problems:
+        raise SettingsError("toolshape serve", problems)
+    select = {
+        key: value
+        for key, value in {
+            "tags": args.tag,
+            "operations": args.operation,
+            "methods": args.method,
+            "paths": args.path,
+            "exclude_tags": args.exclude_tag or None,
+            "exclude_operations": args.exclude_operation or None,
+            "deprecated": False if args.no_deprecated else None,
+            "content_types": None if args.content_types == "all" else args.content_types,
+        }.items()
+        if value is not None
+    }
+    return ApiSettings(
+        name=args.name,
+        document=args.spec,
+        plans=args.plans,
+        base_url=args.base_url,
+        style=args.style,
+        profile=args.profile,
+        options=option_overrides(args),
+        select=select,
+        credentials=credentials,
+        fixed=fixed,
+        headers=headers,
+        operations=args.operations,
+        timeout=args.timeout,
+        max_response_bytes=args.max_response_bytes,
+        pass_through_auth=args.pass_through_auth,
+    )

@@ -8,3 +8,5 @@ import re
 PORTABLE_KEY = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 PORTABLE_TOOL = re.compile(r"[A-Za-z0-9_-]{1,64}")
 LIMIT = 64
+#: S8.1: an MCP tool name.
+MCP_TOOL = re.compile(r"[A-Za-z0-9_.-]{1,128}")

@@ -1,0 +1,335 @@
+"""S23: the MCP server of one or more APIs, on the official `mcp` SDK.
+
+`build_server(apis)` lists every tool as its plan describes it (`Plan.to_mcp_tool()`, one page
+at a time, S23.2), runs `Plan.call` on each call and sends the request upstream (S23.5), or —
+with `discovery` — lists three tools that find, describe and call the others (S23.7). Argument
+errors are the S13.6 answer and never reach the upstream; each call writes one log line with
+no value in it (S23.8).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import logging
+import os
+import time
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+import mcp_types as types
+from mcp.server import Server
+from mcp.server.context import ServerRequestContext
+from mcp.shared.exceptions import MCPError
+
+from toolshape.call._mcp import error_result
+from toolshape.model._errors import ArgumentError, CredentialError, EncodeError
+from toolshape.model._types import SecurityScheme
+from toolshape.plans._plan import Plan
+from toolshape.plans._search import search
+from toolshape.server._upstream import Api, failure, forward
+
+#: S23.2: tools per `tools/list` page, unless the server is told otherwise.
+PAGE_SIZE = 100
+LOG = logging.getLogger("toolshape.server")
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One tool the server lists: its name there, its API and its plan."""
+
+    name: str
+    api: Api
+    plan: Plan
+
+
+class Catalog:
+    """Every tool of every API, by name, and the pages of `tools/list` (each made once, when a
+    client first asks for it: a large API starts serving before its whole listing exists)."""
+
+    def __init__(self, apis: Sequence[Api], page_size: int) -> None:
+        self.entries = [Entry(api.tool_name(plan), api, plan) for api in apis for plan in api.plans]
+        self.by_name = {entry.name: entry for entry in self.entries}
+        if len(self.by_name) != len(self.entries):
+            twice = duplicates([entry.name for entry in self.entries])
+            raise ValueError(f"two tools are named {twice[0]!r}; give each API its own `name`")
+        if page_size < 1:
+            raise ValueError(f"page_size must be at least 1, not {page_size}")
+        self.page_size = page_size
+        self._pages: dict[int, list[types.Tool]] = {}
+
+    def page(self, cursor: str | None) -> types.ListToolsResult:
+        """The page a `tools/list` cursor names (None: the first).
+
+        Raises:
+            MCPError: a cursor this server did not give.
+        """
+        start = 0 if cursor is None else _offset(cursor, len(self.entries))
+        tools = self._pages.get(start)
+        if tools is None:
+            chunk = self.entries[start : start + self.page_size]
+            tools = self._pages[start] = [_listed(entry) for entry in chunk]
+        end = start + self.page_size
+        return types.ListToolsResult(
+            tools=tools, next_cursor=str(end) if end < len(self.entries) else None
+        )
+
+
+def duplicates(names: Sequence[str]) -> list[str]:
+    """The names that occur more than once, each once, in order."""
+    seen: set[str] = set()
+    twice: dict[str, None] = {}
+    for name in names:
+        if name in seen:
+            twice[name] = None
+        seen.add(name)
+    return list(twice)
+
+
+def _offset(cursor: str, size: int) -> int:
+    if cursor.isdigit() and int(cursor) < size:
+        return int(cursor)
+    raise MCPError(code=types.INVALID_PARAMS, message=f"Invalid cursor: {cursor[:40]!r}")
+
+
+def _listed(entry: Entry) -> types.Tool:
+    tool = entry.plan.to_mcp_tool()
+    tool["name"] = entry.name
+    return types.Tool.model_validate(tool)
+
+
+def build_server(
+    apis: Sequence[Api],
+    *,
+    http: httpx.AsyncClient | None = None,
+    page_size: int = PAGE_SIZE,
+    discovery: bool = False,
+    name: str = "toolshape",
+) -> Server[Any]:
+    """An MCP server (the `mcp` SDK's) serving every tool of `apis` (S23.1).
+
+    `http` sends the upstream requests (one is made for the server's lifetime when not given:
+    no redirects followed, no timeout but each API's own). `page_size` tools per `tools/list`
+    page; with `discovery`, the server lists `search_operations`, `describe_operation` and
+    `call_operation` instead of one tool per operation (S23.7).
+
+    Raises:
+        ValueError: two tools would have one name, or `page_size` is below 1.
+    """
+    catalog = Catalog(apis, page_size)
+
+    @asynccontextmanager
+    async def lifespan(_: Server[Any]) -> AsyncIterator[dict[str, Any]]:
+        if http is not None:
+            yield {"http": http}
+            return
+        async with httpx.AsyncClient(follow_redirects=False, timeout=None) as own:
+            yield {"http": own}
+
+    async def on_list_tools(
+        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        if discovery:
+            return types.ListToolsResult(tools=DISCOVERY_TOOLS)
+        return catalog.page(params.cursor if params is not None else None)
+
+    async def on_call_tool(
+        ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        arguments = params.arguments if params.arguments is not None else {}
+        if discovery:
+            answer = await _discover(ctx, catalog, params.name, arguments)
+        else:
+            entry = catalog.by_name.get(params.name)
+            if entry is None:
+                raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {params.name}")
+            answer = await call(ctx, entry, arguments)
+        return types.CallToolResult.model_validate(answer)
+
+    return Server(
+        name,
+        lifespan=lifespan,
+        on_list_tools=on_list_tools,
+        on_call_tool=on_call_tool,
+    )
+
+
+async def call(ctx: ServerRequestContext[Any], entry: Entry, arguments: Any) -> dict[str, Any]:
+    """One tool call, answered (S13.6, S16.4, S18.2, S23.5, S23.6), and its log line (S23.8).
+
+    Raises:
+        MCPError: an argument error for a client of a protocol before `2025-11-25` (S13.6).
+    """
+    started = time.perf_counter()
+    status = "failed"
+    try:
+        answer, status = await _answer(ctx, entry, arguments)
+        return answer
+    finally:
+        elapsed = (time.perf_counter() - started) * 1000
+        LOG.info("toolshape[%d] %s %s %.0f ms", os.getpid(), entry.name, status, elapsed)
+
+
+async def _answer(
+    ctx: ServerRequestContext[Any], entry: Entry, arguments: Any
+) -> tuple[dict[str, Any], str]:
+    """The call's answer and the status its log line shows."""
+    api, plan = entry.api, entry.plan
+    credentials = dict(api.credentials)
+    if api.pass_through is not None:
+        passed = _passed_credential(ctx, api.pass_through, plan)
+        if isinstance(passed, str) and passed.startswith("!"):
+            return _error(f"gateway error: {passed[1:]}"), "no-credential"
+        credentials[api.pass_through] = passed
+    try:
+        request = plan.call(arguments, headers=api.headers, credentials=credentials or None)
+    except CredentialError as error:  # the server's configuration, not the model's call (S18.2)
+        return _error(f"gateway error: {error.message}"), "credential-error"
+    except ArgumentError as error:
+        answer = error_result(error, ctx.protocol_version)
+        if "isError" not in answer:
+            refusal = MCPError(code=answer["code"], message=answer["message"], data=answer["data"])
+            raise refusal from None
+        return answer, "refused"
+    try:
+        return await forward(ctx.lifespan_context["http"], api, plan, request)
+    except EncodeError as error:
+        return failure(api, request, error.message), "unencodable"
+
+
+def _error(text: str) -> dict[str, Any]:
+    return {"content": [{"type": "text", "text": text}], "isError": True}
+
+
+# -- pass-through credentials (S23.6) ----------------------------------------------------------
+
+
+def _passed_credential(ctx: ServerRequestContext[Any], scheme_name: str, plan: Plan) -> Any:
+    """The credential for `scheme_name` the MCP request's own `Authorization` header carries,
+    or `"!<why not>"`."""
+    request = ctx.request
+    headers = getattr(request, "headers", None)
+    header = headers.get("authorization") if headers is not None else None
+    if not header:
+        return (
+            f"!this server passes each caller's own `{scheme_name}` credential to the API, and "
+            "this MCP request has no Authorization header"
+        )
+    scheme = next(
+        (s for alternative in plan.security for s in alternative if s.name == scheme_name), None
+    )
+    value = credential_of(header, scheme)
+    if value is None:
+        return f"!the Authorization header is not a `{scheme_name}` credential"
+    return value
+
+
+def credential_of(header: str, scheme: SecurityScheme | None) -> str | None:
+    """The credential an `Authorization` header value carries for `scheme`: `Basic` decoded to
+    `user:password`, the token of `Bearer` (or the scheme's own word), an API key as it is
+    (without a `Bearer ` in front); None when the header is not of that kind."""
+    word, _, rest = header.strip().partition(" ")
+    if scheme is not None and scheme.kind == "apiKey":
+        return rest.strip() if word.lower() == "bearer" and rest.strip() else header.strip()
+    wanted = scheme.scheme if scheme is not None and scheme.scheme else "bearer"
+    if word.lower() != wanted or not rest.strip():
+        return None
+    if wanted != "basic":
+        return rest.strip()
+    try:
+        return base64.b64decode(rest.strip(), validate=True).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError):
+        return None
+
+
+# -- discovery (S23.7) ---------------------------------------------------------------------------
+
+_OBJECT = {"type": "object"}
+DISCOVERY_TOOLS = [
+    types.Tool.model_validate(tool)
+    for tool in (
+        {
+            "name": "search_operations",
+            "description": "Find the API operations that match some words (in their name, "
+            "title, tags, path and description), best first. Then describe one to see its "
+            "arguments, and call it with call_operation.",
+            "inputSchema": {
+                "type": "object",
+                "properties": {
+                    "query": {"type": "string", "description": "words to look for"},
+                    "limit": {"type": "integer", "minimum": 1, "maximum": 50, "default": 10},
+                },
+                "required": ["query"],
+                "additionalProperties": False,
+            },
+            "annotations": {"readOnlyHint": True, "openWorldHint": False},
+        },
+        {
+            "name": "describe_operation",
+            "description": "The full definition of one operation: its description and the "
+            "JSON Schema of its arguments (its inputSchema) and of its answer.",
+            "inputSchema": {
+                "type": "object",
+                "properties": {"name": {"type": "string"}},
+                "required": ["name"],
+                "additionalProperties": False,
+            },
+            "annotations": {"readOnlyHint": True, "openWorldHint": False},
+        },
+        {
+            "name": "call_operation",
+            "description": "Call one operation with arguments that match its inputSchema "
+            "(see describe_operation).",
+            "inputSchema": {
+                "type": "object",
+                "properties": {"name": {"type": "string"}, "arguments": _OBJECT},
+                "required": ["name", "arguments"],
+                "additionalProperties": False,
+            },
+            "annotations": {"openWorldHint": True},
+        },
+    )
+]
+
+
+async def _discover(
+    ctx: ServerRequestContext[Any], catalog: Catalog, tool: str, arguments: Any
+) -> dict[str, Any]:
+    """The answer of one of the three discovery tools."""
+    if tool == "search_operations":
+        query, limit = arguments.get("query"), arguments.get("limit", 10)
+        if not isinstance(query, str) or isinstance(limit, bool) or not isinstance(limit, int):
+            return _error("search_operations takes `query` (text) and `limit` (1-50)")
+        found = search([e.plan for e in catalog.entries], query, max(1, min(limit, 50)))
+        names = {id(e.plan): e.name for e in catalog.entries}
+        rows = [
+            {"name": names[id(p)], "title": p.title, "description": p.description[:300]}
+            for p in found
+        ]
+        return _text({"operations": rows})
+    if tool not in ("describe_operation", "call_operation"):
+        raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {tool}")
+    entry = catalog.by_name.get(str(arguments.get("name")))
+    if entry is None:
+        return _error(
+            f"no operation is named {arguments.get('name')!r}; search_operations finds them"
+        )
+    if tool == "describe_operation":
+        definition = entry.plan.to_mcp_tool()
+        definition["name"] = entry.name
+        return _text(definition)
+    inner = arguments.get("arguments")
+    if not isinstance(inner, dict):
+        return _error("call_operation takes `arguments`: an object for the operation's inputSchema")
+    return await call(ctx, entry, inner)
+
+
+def _text(value: Any) -> dict[str, Any]:
+    return {
+        "content": [{"type": "text", "text": json.dumps(value, ensure_ascii=False)}],
+        "isError": False,
+    }

@@ -1,0 +1,219 @@
+"""S23.2-S23.4: from settings to the `Api`s a server serves — documents read and planned (or
+plans files loaded), base URLs found, credentials read from the environment — every problem
+collected, so nothing starts until all of them are fixed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from toolshape._load import load_document, load_settings
+from toolshape.model._errors import DocumentError, PlanDataError, SettingsError
+from toolshape.model._http import HTTP_TOKEN, header_problem
+from toolshape.model._names import MCP_TOOL
+from toolshape.planner._api import operation_keys, plan_document
+from toolshape.planner._settings import operation_settings
+from toolshape.plans._file import load_plans
+from toolshape.plans._plan import PlanResult
+from toolshape.read._select import Select
+from toolshape.server._build import duplicates
+from toolshape.server._settings import ApiSettings
+from toolshape.server._upstream import Api
+
+#: A base URL: an absolute `http` or `https` URL.
+_ABSOLUTE = re.compile(r"^https?://[^/\s]+", re.I)
+
+Report = Callable[[str], None]
+
+
+def prepare(
+    settings: Sequence[ApiSettings], source: str, environ: Mapping[str, str], report: Report
+) -> tuple[Api, ...]:
+    """The `Api`s `settings` describe; `report` receives the planning errors and warnings of
+    each (tools that are not served), one line each.
+
+    Raises:
+        SettingsError: every problem, each naming its setting (`source` names the file or the
+            command line): a document or plans file that can't be read, a value a setting
+            can't take, no base URL, an unset variable, a scheme the document does not
+            define, two tools with one name.
+    """
+    problems: list[str] = []
+    names: list[str] = []
+    apis = [_api(one, environ, report, problems, names) for one in settings]
+    served = [a for a in apis if a is not None]
+    twice = duplicates(names)
+    if twice:
+        more = f" (and {len(twice) - 1} more names)" if len(twice) > 1 else ""
+        problems.append(f"two tools are named {twice[0]!r}{more}; give each API its own `name`")
+    problems.extend(
+        f"the tool name {name!r} is not an MCP tool name (at most 128 of A-Z a-z 0-9 _ . -)"
+        for name in names
+        if not MCP_TOOL.fullmatch(name)
+    )
+    if problems:
+        raise SettingsError(source, problems)
+    return tuple(served)
+
+
+def _api(
+    settings: ApiSettings,
+    environ: Mapping[str, str],
+    report: Report,
+    problems: list[str],
+    names: list[str],
+) -> Api | None:
+    """One API, or None with its problems added to `problems`; the names of the tools it
+    planned are added to `names` either way."""
+    before = len(problems)
+    result = _planned(settings, report, problems)
+    if result is None:
+        return None
+    prefix = f"{settings.name}_" if settings.name else ""
+    names.extend(prefix + plan.name for plan in result.tools)
+    base_url = _base_url(settings, result, problems)
+    credentials = _credentials(settings, result, environ, problems)
+    schemes = result.security_schemes
+    if settings.pass_through_auth is not None and settings.pass_through_auth not in schemes:
+        problems.append(
+            f"{settings.key('pass_through_auth')}: the document defines no security scheme "
+            f"`{settings.pass_through_auth}` (it defines: {', '.join(schemes) or 'none'})"
+        )
+    problems.extend(_header_problems(settings))
+    if len(problems) > before or base_url is None:
+        return None
+    return Api(
+        plans=result.tools,
+        base_url=base_url,
+        name=settings.name,
+        headers=dict(settings.headers),
+        credentials=credentials,
+        pass_through=settings.pass_through_auth,
+        timeout=float(settings.timeout),
+        max_response_bytes=settings.max_response_bytes,
+    )
+
+
+def _planned(settings: ApiSettings, report: Report, problems: list[str]) -> PlanResult | None:
+    """The API's plans: its plans file loaded, or its document planned as `settings` say."""
+    if settings.plans is not None:
+        given = settings.planning()
+        if given:
+            shown = ", ".join(settings.key(name) for name in given)
+            problems.append(f"{shown}: a plans file is served as it was planned")
+            return None
+        try:
+            with open(settings.plans, "rb") as handle:
+                return load_plans(handle.read())
+        except OSError as error:
+            problems.append(
+                f"{settings.key('plans')}: can't read {settings.plans}: {error.strerror}"
+            )
+        except PlanDataError as error:
+            problems.append(f"{settings.key('plans')}: can't serve {settings.plans}: {error}")
+        return None
+    assert settings.document is not None
+    try:
+        document = load_document(settings.document)
+        result = plan_document(document, **_keywords(settings, document))
+    except (DocumentError, ValueError, TypeError) as error:
+        problems.append(f"{settings.key('document')}: {error}")
+        return None
+    except SettingsError as error:
+        problems.extend(f"{settings.key('operations')}: {p}" for p in error.problems)
+        return None
+    for refused in result.errors:
+        if refused.rule == "S20.1":  # a selection that matches nothing: nothing to serve
+            problems.append(f"{settings.key('select')}: {refused}")
+        else:
+            report(f"not served: {refused}")
+    return result
+
+
+def _keywords(settings: ApiSettings, document: Mapping[str, Any]) -> dict[str, Any]:
+    """`plan_document`'s keywords for `settings`.
+
+    Raises:
+        ValueError: an option or selection that takes no such value.
+        SettingsError: the operations file's problems.
+    """
+    keywords: dict[str, Any] = {
+        "style": settings.style,
+        "options": settings.options_value(),
+        "source": settings.document,
+        "fixed": dict(settings.fixed),
+    }
+    if settings.select:
+        keywords["select"] = Select(**settings.select)
+    if settings.operations is not None:
+        data = load_settings(settings.operations)
+        found = operation_settings(data, settings.operations, operation_keys(document))
+        keywords.update(found.mappings())
+    return keywords
+
+
+def _base_url(settings: ApiSettings, result: PlanResult, problems: list[str]) -> str | None:
+    """S23.4: the base URL given, else the document's first server's."""
+    key = settings.key("base_url")
+    if settings.base_url is not None:
+        if _ABSOLUTE.match(settings.base_url):
+            return settings.base_url
+        problems.append(f"{key}: {settings.base_url!r} is not an http or https URL")
+        return None
+    url = result.server_url
+    if url is None:
+        problems.append(f"{key}: the document names no server; give the API's base URL")
+    elif not _ABSOLUTE.match(url):
+        problems.append(
+            f"{key}: the document's first server `{url}` is relative; give the API's base URL"
+        )
+    else:
+        return url
+    return None
+
+
+def _credentials(
+    settings: ApiSettings, result: PlanResult, environ: Mapping[str, str], problems: list[str]
+) -> dict[str, str]:
+    """S23.3, S18.2: each credential from the environment variable its `env:VAR` names."""
+    out: dict[str, str] = {}
+    for scheme, source in settings.credentials.items():
+        key = (
+            f"{settings.key('credentials')} {scheme}"
+            if not settings.where
+            else f"`{settings.where}credentials.{scheme}`"
+        )
+        if not source.startswith("env:") or len(source) == 4:
+            problems.append(
+                f"{key}: give env:VAR (a credential is read from the environment, never written in clear)"
+            )
+        elif scheme not in result.security_schemes:
+            known = ", ".join(result.security_schemes) or "none"
+            problems.append(
+                f"{key}: the document defines no security scheme `{scheme}` (it defines: {known})"
+            )
+        elif source[4:] not in environ:
+            problems.append(f"{key}: the environment variable {source[4:]} is not set")
+        else:
+            out[scheme] = environ[source[4:]]
+    return out
+
+
+def _header_problems(settings: ApiSettings) -> list[str]:
+    """S12.2: the server's own outbound headers, each a valid name and value."""
+    problems = []
+    for name, value in settings.headers.items():
+        where = (
+            f"{settings.key('header')} {name!r}"
+            if not settings.where
+            else f"`{settings.where}headers.{name}`"
+        )
+        if not HTTP_TOKEN.match(name):
+            problems.append(f"{where}: not a header name")
+        else:
+            problem = header_problem(value)
+            if problem is not None:
+                problems.append(f"{where}: {problem}")
+    return problems

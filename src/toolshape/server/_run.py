@@ -1,0 +1,117 @@
+"""S23.2: running a server — over stdio, or MCP streamable HTTP at `/mcp` (stateless, so
+several worker processes can serve one plans file behind any load balancer).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any, Literal
+
+import anyio
+from mcp.server import Server
+from mcp.server.stdio import stdio_server
+from starlette.applications import Starlette
+
+from toolshape.server._build import PAGE_SIZE, build_server
+from toolshape.server._prepare import prepare
+from toolshape.server._settings import ApiSettings
+from toolshape.server._upstream import Api
+
+#: Where a worker process finds what to serve (`--workers`): the settings as JSON.
+WORKER_SETTINGS = "TOOLSHAPE_SERVE_SETTINGS"
+
+
+@dataclass(frozen=True, slots=True)
+class Serving:
+    """How the APIs are served (S23.2)."""
+
+    transport: Literal["stdio", "http"] = "stdio"
+    host: str = "127.0.0.1"
+    port: int = 8000
+    workers: int = 1
+    page_size: int = PAGE_SIZE
+    discovery: bool = False
+    log_level: str = "info"
+
+
+def run(settings: Sequence[ApiSettings], serving: Serving, source: str) -> None:
+    """Serve the APIs `settings` describe until stopped (or, over stdio, until the client
+    leaves).
+
+    Raises:
+        SettingsError: every problem with `settings` (`source` names them), before anything
+            starts.
+    """
+    configure_logging(serving.log_level)
+    apis = prepare(settings, source, os.environ, _report)
+    if serving.transport == "stdio":
+        anyio.run(_stdio, _server(apis, serving))
+        return
+    import uvicorn
+
+    if serving.workers > 1:
+        os.environ[WORKER_SETTINGS] = json.dumps(
+            {
+                "settings": [s.to_data() for s in settings],
+                "serving": asdict(serving),
+                "source": source,
+            }
+        )
+        uvicorn.run(
+            "toolshape.server._run:worker_app",
+            factory=True,
+            host=serving.host,
+            port=serving.port,
+            workers=serving.workers,
+            log_level="warning",
+            access_log=False,
+        )
+        return
+    app = http_app(_server(apis, serving), serving)
+    uvicorn.run(app, host=serving.host, port=serving.port, log_level="warning", access_log=False)
+
+
+def worker_app() -> Starlette:
+    """One worker's app (`--workers N`): the settings the parent checked, prepared again in
+    this process."""
+    given = json.loads(os.environ[WORKER_SETTINGS])
+    serving = Serving(**given["serving"])
+    configure_logging(serving.log_level)
+    settings = [ApiSettings.from_data(data) for data in given["settings"]]
+    apis = prepare(settings, given["source"], os.environ, lambda _: None)
+    return http_app(_server(apis, serving), serving)
+
+
+def http_app(server: Server[Any], serving: Serving) -> Starlette:
+    """MCP streamable HTTP at `/mcp`, stateless, answering with JSON."""
+    return server.streamable_http_app(
+        streamable_http_path="/mcp", stateless_http=True, json_response=True, host=serving.host
+    )
+
+
+def _server(apis: Sequence[Api], serving: Serving) -> Server[Any]:
+    return build_server(apis, page_size=serving.page_size, discovery=serving.discovery)
+
+
+async def _stdio(server: Server[Any]) -> None:
+    async with stdio_server() as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, server.create_initialization_options())
+
+
+def configure_logging(level: str) -> None:
+    """S23.8: one line per call on stderr, at `info` (stdout may be the MCP stream)."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(message)s"))
+    log = logging.getLogger("toolshape.server")
+    log.handlers[:] = [handler]
+    log.setLevel(level.upper())
+    log.propagate = False
+
+
+def _report(line: str) -> None:
+    print(f"toolshape: {line}", file=sys.stderr)

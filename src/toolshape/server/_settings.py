@@ -1,0 +1,199 @@
+"""S23.2, S23.3: what `toolshape serve` is asked to serve — from its flags (one API) or a TOML
+configuration file (several) — checked before anything starts, every problem named by its key.
+
+`ApiSettings` is plain data (it crosses into worker processes as JSON, S23.2's `--workers`);
+`read_config` reads and checks a configuration file; `toolshape.server._prepare` turns settings
+into `Api`s.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from toolshape._load import load_settings
+from toolshape.model._errors import SettingsError
+from toolshape.model._options import PROFILES, Options, option_kinds
+from toolshape.read._select import Select
+from toolshape.server._upstream import MAX_RESPONSE_BYTES, TIMEOUT
+
+#: S23.2: `serve`'s own defaults over the profile's: every operation a tool, each exact.
+SERVE_PRESET: Mapping[str, object] = {"on_collision": "rename", "on_unflattenable": "nested"}
+SERVE_STYLE = "flat"
+
+
+@dataclass(frozen=True, slots=True)
+class ApiSettings:
+    """One API as `serve` is asked to serve it (every value as given, checked by
+    `read_config` or by the command line's parser; `_prepare` checks the rest)."""
+
+    where: str = ""
+    """How messages name a setting: `""` for flags (`--base-url`), `api[0].` in a config file."""
+    name: str | None = None
+    document: str | None = None
+    plans: str | None = None
+    base_url: str | None = None
+    style: str = SERVE_STYLE
+    profile: str = "2026-11-06"
+    options: Mapping[str, Any] = field(default_factory=dict)
+    """The `Options` switches given, over `SERVE_PRESET` and the profile."""
+    select: Mapping[str, Any] = field(default_factory=dict)
+    credentials: Mapping[str, str] = field(default_factory=dict)
+    """Scheme name → `env:VAR` (never a literal secret)."""
+    fixed: Mapping[str, Any] = field(default_factory=dict)
+    headers: Mapping[str, str] = field(default_factory=dict)
+    operations: str | None = None
+    timeout: float = TIMEOUT
+    max_response_bytes: int = MAX_RESPONSE_BYTES
+    pass_through_auth: str | None = None
+
+    def key(self, name: str) -> str:
+        """How a message names setting `name`: `` `api[0].timeout` `` or `--timeout`."""
+        if self.where:
+            return f"`{self.where}{name}`"
+        if name == "select":
+            return "the selection flags"
+        return "SPEC" if name == "document" else "--" + name.replace("_", "-")
+
+    def planning(self) -> list[str]:
+        """The planning settings given (none may be given beside a plans file)."""
+        default = ApiSettings()
+        return [
+            f.name
+            for f in dataclasses.fields(self)
+            if f.name in _PLANNING and getattr(self, f.name) != getattr(default, f.name)
+        ]
+
+    def options_value(self) -> Options:
+        """The `Options` planning uses: the profile, `serve`'s preset, then the switches given.
+
+        Raises:
+            ValueError: a switch or profile that takes no such value (S24.2).
+        """
+        if self.profile not in PROFILES:
+            raise ValueError(f"profile can't be {self.profile!r}; use one of {', '.join(PROFILES)}")
+        return Options.preset(self.profile, **{**SERVE_PRESET, **self.options})
+
+    def to_data(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> ApiSettings:
+        return cls(**data)
+
+
+_PLANNING = frozenset({"style", "profile", "options", "select", "fixed", "operations"})
+
+#: S23.3: each key of an `[[api]]` table, and what it takes.
+_SCALARS: Mapping[str, tuple[type, ...]] = {
+    "name": (str,),
+    "document": (str,),
+    "plans": (str,),
+    "base_url": (str,),
+    "style": (str,),
+    "profile": (str,),
+    "operations": (str,),
+    "timeout": (int, float),
+    "max_response_bytes": (int,),
+    "pass_through_auth": (str,),
+}
+_TABLES = ("select", "credentials", "fixed", "headers")
+_SELECT_LISTS = ("tags", "operations", "methods", "paths", "exclude_tags", "exclude_operations")
+
+
+def read_config(path: str) -> tuple[ApiSettings, ...]:
+    """S23.3: the APIs a configuration file (TOML) lists as `[[api]]` tables; relative paths
+    in it are read from the file's folder.
+
+    Raises:
+        SettingsError: every problem, each naming its key: an unknown key, a wrong type, a
+            value a setting can't take, an API with neither or both of `document` and `plans`.
+    """
+    data = load_settings(path, toml=True)
+    problems: list[str] = []
+    extra = sorted(set(data) - {"api"}) if isinstance(data, dict) else []
+    problems.extend(f"`{key}` is not a setting (the file holds `[[api]]` tables)" for key in extra)
+    tables = data.get("api") if isinstance(data, dict) else None
+    if not isinstance(tables, list) or not tables or not all(isinstance(t, dict) for t in tables):
+        raise SettingsError(path, [*problems, "holds no `[[api]]` table"])
+    folder = os.path.dirname(os.path.abspath(path))
+    apis = [_api(table, f"api[{i}].", folder, problems) for i, table in enumerate(tables)]
+    if problems:
+        raise SettingsError(path, problems)
+    return tuple(apis)
+
+
+def _api(table: Mapping[str, Any], where: str, folder: str, problems: list[str]) -> ApiSettings:
+    """One `[[api]]` table as settings; its problems added to `problems`."""
+    switches = option_kinds()
+    values: dict[str, Any] = {"where": where}
+    options: dict[str, Any] = {}
+    for key, value in table.items():
+        problem = _problem(key, value, switches)
+        if problem is not None:
+            problems.append(f"`{where}{key}` {problem}")
+        elif key in switches:
+            options[key] = value
+        elif key in ("document", "plans", "operations"):
+            values[key] = os.path.join(folder, value)
+        else:
+            values[key] = value
+    if ("document" in table) == ("plans" in table):
+        problems.append(f"`{where[:-1]}` needs exactly one of `document` and `plans`")
+    settings = ApiSettings(**values, options=options)
+    try:
+        settings.options_value()
+    except ValueError as error:
+        problems.append(f"`{where[:-1]}`: {error}")
+    return settings
+
+
+def _problem(key: str, value: Any, switches: Mapping[str, tuple[object, ...]]) -> str | None:
+    """Why one key of an `[[api]]` table can't be used, or None."""
+    if key in switches:
+        return None  # checked with the others by `Options.preset`
+    if key in _SCALARS:
+        wanted = _SCALARS[key]
+        if isinstance(value, bool) or not isinstance(value, wanted):
+            return f"must be {_kind_name(wanted)}, not {json.dumps(value)[:60]}"
+        if isinstance(value, (int, float)) and value <= 0:
+            return "must be above 0"
+        if key == "style" and value not in ("flat", "nested"):
+            return f"is {json.dumps(value)}; use flat or nested"
+        return None
+    if key not in _TABLES:
+        return "is not a setting"
+    if not isinstance(value, dict):
+        return "must be a table"
+    if key in ("credentials", "headers"):
+        bad = [k for k, v in value.items() if not isinstance(v, str)]
+        if bad:
+            return f"must map names to text (`{bad[0]}` is not text)"
+    if key == "select":
+        return _select_problem(value)
+    return None
+
+
+def _select_problem(value: Mapping[str, Any]) -> str | None:
+    try:
+        Select(**value)
+    except TypeError as error:
+        return f"holds a key that is not a selection ({str(error).split('argument ')[-1]})"
+    except ValueError as error:
+        return str(error)
+    lists = [k for k in _SELECT_LISTS if k in value and not _texts(value[k])]
+    return f"`{lists[0]}` must be a list of text" if lists else None
+
+
+def _texts(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def _kind_name(kinds: tuple[type, ...]) -> str:
+    if kinds == (str,):
+        return "text"
+    return "a number" if float in kinds else "a whole number"

@@ -1,0 +1,149 @@
+"""S23.4, S23.5: one API a server serves, and sending a call's request to it.
+
+Every way the upstream can fail — no connection, a TLS failure, no answer in time, an answer
+larger than allowed, a connection dropped halfway — is an answer, not a crash: an `isError`
+result naming the API, the method, the path and what failed. Redirects are never followed
+(credentials must not travel to another host).
+"""
+
+from __future__ import annotations
+
+import ssl
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+import anyio
+import httpx
+
+from toolshape.call._result import decode, is_text, media_type
+from toolshape.model._types import Request
+from toolshape.plans._plan import Plan
+
+#: S23.5: the defaults of `--timeout` (seconds) and `--max-response-bytes`.
+TIMEOUT = 30.0
+MAX_RESPONSE_BYTES = 10_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class Api:
+    """One API a server serves: its tools' plans and how their calls reach it.
+
+    `name` prefixes its tool names (`<name>_<tool>`) when the server serves several APIs and
+    names it in failure texts; `headers` are the server's own outbound headers (a header
+    argument replaces one of the same name, S12.2); `credentials` map security scheme names to
+    values (S18.2); `pass_through` names the scheme whose credential each caller brings in the
+    MCP request's own `Authorization` header (S23.6).
+    """
+
+    plans: tuple[Plan, ...]
+    base_url: str
+    name: str | None = None
+    headers: Mapping[str, str] = field(default_factory=dict)
+    credentials: Mapping[str, Any] = field(default_factory=dict)
+    pass_through: str | None = None
+    timeout: float = TIMEOUT
+    max_response_bytes: int = MAX_RESPONSE_BYTES
+
+    @property
+    def label(self) -> str:
+        """How texts name the API: its name, else its base URL's host."""
+        return self.name or urlsplit(self.base_url).netloc or self.base_url
+
+    def tool_name(self, plan: Plan) -> str:
+        """The name the server lists `plan` under."""
+        return f"{self.name}_{plan.name}" if self.name else plan.name
+
+
+class Failed(Exception):
+    """The upstream did not answer usably; the message says what failed."""
+
+
+async def forward(
+    http: httpx.AsyncClient, api: Api, plan: Plan, request: Request
+) -> tuple[dict[str, Any], str]:
+    """The MCP `CallToolResult` (as data) of sending `request` to `api` (S16.4, S23.5), and
+    what happened in a word for the log: the HTTP status, `timeout`, `too-large` or `failed`.
+
+    Raises:
+        EncodeError: the request's body has no bytes toolshape can make (a hand-built plan).
+    """
+    outbound, content = request.encode()
+    url = api.base_url.rstrip("/") + request.url
+    try:
+        with anyio.fail_after(api.timeout):
+            status, headers, body, left = await _exchange(
+                http, request.method, url, outbound, content, api.max_response_bytes
+            )
+    except TimeoutError:
+        return failure(api, request, f"no answer within {api.timeout:g} s (--timeout)"), "timeout"
+    except Failed as error:
+        return failure(api, request, str(error)), "failed"
+    if left is not None:
+        return _oversized(api, request, headers, body, left), "too-large"
+    return plan.result(status, headers, body), str(status)
+
+
+async def _exchange(
+    http: httpx.AsyncClient,
+    method: str,
+    url: str,
+    outbound: Any,
+    content: bytes | None,
+    limit: int,
+) -> tuple[int, list[tuple[str, str]], bytes, str | None]:
+    """Status, headers, at most `limit` bytes of the body, and (when there was more) how much
+    more, as text."""
+    try:
+        async with http.stream(method, url, headers=list(outbound), content=content) as response:
+            body = bytearray()
+            extra = 0
+            async for chunk in response.aiter_bytes():  # decoded: the limit holds unzipped
+                room = limit - len(body)
+                body += chunk[:room]
+                extra += max(0, len(chunk) - room)
+            headers = list(response.headers.multi_items())
+            left = f"{extra} more bytes" if extra else None
+            return response.status_code, headers, bytes(body), left
+    except httpx.TimeoutException:
+        raise TimeoutError from None
+    except httpx.ConnectError as error:
+        raise Failed(_connect_problem(error, url)) from None
+    except (httpx.RemoteProtocolError, httpx.ReadError) as error:
+        raise Failed(
+            f"the connection was closed before the answer was complete ({error})"
+        ) from None
+    except httpx.HTTPError as error:
+        raise Failed(f"{type(error).__name__}: {error}") from None
+
+
+def _connect_problem(error: httpx.ConnectError, url: str) -> str:
+    host = urlsplit(url).netloc
+    cause = error.__cause__ or error.__context__
+    while cause is not None and not isinstance(cause, ssl.SSLError):
+        cause = cause.__cause__ or cause.__context__
+    if cause is not None or "SSL" in str(error) or "certificate" in str(error).lower():
+        return f"TLS with {host} failed ({error})"
+    return f"can't connect to {host} ({error})"
+
+
+def failure(api: Api, request: Request, what: str) -> dict[str, Any]:
+    """S23.5: an `isError` result naming the API, the method, the URL path and what failed."""
+    text = f"{api.label}: {request.method} {request.path} failed: {what}"
+    return {"content": [{"type": "text", "text": text}], "isError": True}
+
+
+def _oversized(
+    api: Api, request: Request, headers: list[tuple[str, str]], body: bytes, left: str
+) -> dict[str, Any]:
+    """S23.5: an answer past `max_response_bytes`: its start as text (or its kind, when it is
+    binary), and how much was left out."""
+    kind, charset = media_type(headers)
+    head = (
+        f"the answer is larger than {api.max_response_bytes} bytes (--max-response-bytes); "
+        f"{left} were left out"
+    )
+    if not is_text(kind):
+        return failure(api, request, f"{head}; it is {kind} and is not shown")
+    return failure(api, request, f"{head}; its first {len(body)} bytes:\n{decode(body, charset)}")

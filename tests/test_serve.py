@@ -1,0 +1,606 @@
+"""S23: `toolshape serve` and `toolshape.server`, end to end against a real loopback upstream
+(tests/upstream.py: Starlette under uvicorn) — in memory with the `mcp` SDK's client, and as
+the installed command over stdio and streamable HTTP with the `mcp` SDK, FastMCP's `Client`,
+pydantic-ai's `TestModel` and the official TypeScript SDK."""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import logging
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TypeVar
+
+import anyio
+import httpx2
+import mcp_types as types
+import pytest
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
+
+from tests import upstream as up
+from tests.conftest import NODE, typescript_sdk
+from toolshape import Options, Plan, dump_plans, plan_document
+from toolshape.cli import main
+from toolshape.server import Api, build_server, credential_of
+
+T = TypeVar("T")
+SERVE_OPTIONS = Options.preset(on_collision="rename", on_unflattenable="nested")
+
+
+@pytest.fixture(scope="module")
+def upstream() -> Iterator[up.Upstream]:
+    yield from up.running()
+
+
+def plans(base_url: str | None = None) -> tuple[Plan, ...]:
+    return plan_document(up.document(base_url), style="flat", options=SERVE_OPTIONS).tools
+
+
+def served(apis: list[Api], work: Callable[[Client], Awaitable[T]], **kw: Any) -> T:
+    """Run `work` with the `mcp` SDK's client connected in memory to `build_server(apis)`."""
+
+    async def run() -> T:
+        async with Client(build_server(apis, **kw), mode="legacy") as client:
+            return await work(client)
+
+    return anyio.run(run)
+
+
+def call(api: Api, name: str, arguments: Any) -> types.CallToolResult:
+    return served([api], lambda client: client.call_tool(name, arguments))
+
+
+def leaves(error: BaseException) -> list[BaseException]:
+    """The exceptions an exception group holds (at any depth), or the exception itself."""
+    if isinstance(error, BaseExceptionGroup):
+        return [leaf for inner in error.exceptions for leaf in leaves(inner)]
+    return [error]
+
+
+def text(result: types.CallToolResult) -> str:
+    content = result.content[0]
+    assert isinstance(content, types.TextContent)
+    return content.text
+
+
+# -- the server in memory ----------------------------------------------------------------------
+
+
+def test_a_call_reaches_the_upstream_as_the_request_the_plan_makes(upstream: up.Upstream) -> None:
+    api = Api(plans(), base_url=upstream.base_url)
+    before = len(upstream.seen)
+    arguments = {"id": "t 1", "verbose": True, "x-trace": "abc", "name": "n", "tags": ["a"]}
+    result = call(api, "createThing", arguments)
+    (seen,) = upstream.since(before)
+    expected = api.plans[0].call(arguments)
+    assert (seen.method, seen.path, seen.query) == ("POST", "/things/t 1", "verbose=true")
+    assert expected.url == "/things/t%201?verbose=true"  # the request the plan makes, as sent
+    assert seen.headers["x-trace"] == "abc"
+    assert json.loads(seen.body) == {"name": "n", "tags": ["a"]}
+    assert result.is_error is False
+    assert result.structured_content is not None
+    assert result.structured_content["path"] == "/things/t 1"
+
+
+@pytest.mark.parametrize(
+    ("name", "arguments", "check"),
+    [
+        ("getImage", {}, lambda r: r.content[0].type == "image" and not r.is_error),
+        (
+            "getMissing",
+            {},
+            lambda r: r.is_error and text(r) == 'HTTP 404: {"error":"no such thing"}',
+        ),
+        ("getMoved", {}, lambda r: not r.is_error and text(r) == ""),  # a 302, not followed
+        (
+            "createThing",
+            {"id": "t1"},
+            lambda r: r.is_error and "'name' is a required property" in text(r),
+        ),
+    ],
+    ids=["image", "404", "no-redirect", "argument-error"],
+)
+def test_answers_by_kind(upstream: up.Upstream, name: str, arguments: Any, check: Any) -> None:
+    """S16.4, S23.5: an image is an image; a 404 an error with its body; a redirect is the
+    API's answer, never followed; an argument error never reaches the upstream (S13.6)."""
+    before = len(upstream.seen)
+    assert check(call(Api(plans(), base_url=upstream.base_url), name, arguments))
+    assert len(upstream.since(before)) == (0 if name == "createThing" else 1)
+
+
+def test_upstream_failures_are_answers_and_the_server_keeps_serving(upstream: up.Upstream) -> None:
+    """S23.5: a timeout, a dropped connection, a host that is down and an answer too large are
+    `isError` results naming the API, the method, the path and what failed."""
+    api = Api(plans(), base_url=upstream.base_url, name="echo", timeout=0.5, max_response_bytes=100)
+    down = Api(plans(), base_url=f"http://127.0.0.1:{up.free_port()}", name="down")
+
+    async def work(client: Client) -> list[types.CallToolResult]:
+        return [
+            await client.call_tool("echo_getSlow", {}),
+            await client.call_tool("echo_getDropped", {}),
+            await client.call_tool("down_getThing", {"id": "x"}),
+            await client.call_tool("echo_getBig", {"size": 1000}),
+            await client.call_tool("echo_getThing", {"id": "after"}),
+        ]
+
+    slow, dropped, refused, big, after = served([api, down], work)
+    assert text(slow) == "echo: GET /slow failed: no answer within 0.5 s (--timeout)"
+    assert text(dropped).startswith(
+        "echo: GET /drop failed: the connection was closed before the answer was complete"
+    )
+    assert text(refused).startswith("down: GET /things/x failed: can't connect to 127.0.0.1:")
+    assert text(big).startswith(
+        "echo: GET /big failed: the answer is larger than 100 bytes (--max-response-bytes); "
+        '902 more bytes were left out; its first 100 bytes:\n"xxxx'
+    )
+    assert all(r.is_error for r in (slow, dropped, refused, big))
+    assert after.is_error is False
+    assert after.structured_content is not None
+    assert after.structured_content["path"] == "/things/after"
+
+
+def test_tools_list_is_paginated(upstream: up.Upstream) -> None:
+    """S23.2: pages of `page_size` tools with cursors; every tool once, in order."""
+    api = Api(plans(), base_url=upstream.base_url)
+
+    async def work(client: Client) -> list[list[str]]:
+        pages, cursor = [], None
+        while True:
+            page = await client.list_tools(cursor=cursor)
+            pages.append([t.name for t in page.tools])
+            cursor = page.next_cursor
+            if cursor is None:
+                return pages
+
+    pages = served([api], work, page_size=4)
+    assert [len(p) for p in pages] == [4, 4, 2]
+    assert sum(pages, []) == [p.name for p in api.plans]
+
+    async def bad(client: Client) -> Any:
+        return await client.list_tools(cursor="999")
+
+    with pytest.raises(BaseException) as caught:
+        served([api], bad)
+    (error,) = leaves(caught.value)
+    assert isinstance(error, MCPError)
+    assert error.error.message == "Invalid cursor: '999'"
+
+
+def test_several_apis_are_prefixed_and_names_must_differ(upstream: up.Upstream) -> None:
+    one = Api(plans(), base_url=upstream.base_url, name="a")
+    two = Api(plans(), base_url=upstream.base_url, name="b")
+
+    async def work(client: Client) -> list[str]:
+        return [t.name for t in (await client.list_tools()).tools]
+
+    names = served([one, two], work)
+    assert names[:2] == ["a_createThing", "a_getThing"]
+    assert "b_getBig" in names
+    with pytest.raises(ValueError, match="two tools are named 'createThing'"):
+        build_server([Api(plans(), base_url="http://x"), Api(plans(), base_url="http://y")])
+
+
+def test_one_log_line_per_call_with_no_value_in_it(
+    upstream: up.Upstream, caplog: pytest.LogCaptureFixture
+) -> None:
+    """S23.8: tool, status, milliseconds; never an argument value or a credential."""
+    api = Api(plans(), base_url=upstream.base_url, credentials={"bearerAuth": "s3cr3t-token"})
+
+    async def work(client: Client) -> None:
+        await client.call_tool("createThing", {"id": "secret-id", "name": "secret-name"})
+        await client.call_tool("whoAmI", {})
+        await client.call_tool("createThing", {"id": "x"})  # refused
+
+    with caplog.at_level(logging.INFO, logger="toolshape.server"):
+        served([api], work)
+    lines = [r.getMessage() for r in caplog.records if r.name == "toolshape.server"]
+    assert len(lines) == 3
+    assert [line.split()[1:3] for line in lines] == [
+        ["createThing", "200"],
+        ["whoAmI", "200"],
+        ["createThing", "refused"],
+    ]
+    assert all(line.endswith(" ms") for line in lines)
+    assert not any("secret" in line or "s3cr3t" in line for line in lines)
+    assert upstream.seen[-1].headers["authorization"] == "Bearer s3cr3t-token"
+
+
+def test_discovery_lists_three_tools_that_find_describe_and_call(upstream: up.Upstream) -> None:
+    """S23.7: `search_operations`, `describe_operation`, `call_operation` — the last routed
+    exactly as the tool itself would be."""
+    api = Api(plans(), base_url=upstream.base_url)
+
+    async def work(client: Client) -> tuple[Any, ...]:
+        listed = await client.list_tools()
+        found = await client.call_tool("search_operations", {"query": "things", "limit": 3})
+        described = await client.call_tool("describe_operation", {"name": "createThing"})
+        called = await client.call_tool(
+            "call_operation", {"name": "getThing", "arguments": {"id": "d1"}}
+        )
+        unknown = await client.call_tool("call_operation", {"name": "nope", "arguments": {}})
+        return listed, found, described, called, unknown
+
+    listed, found, described, called, unknown = served([api], work, discovery=True)
+    assert [t.name for t in listed.tools] == [
+        "search_operations",
+        "describe_operation",
+        "call_operation",
+    ]
+    rows = json.loads(text(found))["operations"]
+    assert [r["name"] for r in rows] == ["listThings", "createThing", "getThing"]
+    assert json.loads(text(described)) == api.plans[0].to_mcp_tool()
+    assert called.structured_content is not None
+    assert called.structured_content["path"] == "/things/d1"
+    assert unknown.is_error
+    assert "no operation is named 'nope'" in text(unknown)
+
+
+@pytest.mark.parametrize(
+    ("header", "kind", "scheme", "value"),
+    [
+        ("Bearer abc", "http", "bearer", "abc"),
+        ("bearer abc", "oauth2", "bearer", "abc"),
+        ("Basic " + base64.b64encode(b"user:pw").decode(), "http", "basic", "user:pw"),
+        ("Basic !!!", "http", "basic", None),
+        ("Token abc", "http", "bearer", None),
+        ("key-123", "apiKey", None, "key-123"),
+        ("Bearer key-123", "apiKey", None, "key-123"),
+    ],
+)
+def test_the_credential_an_authorization_header_carries(
+    header: str, kind: str, scheme: str | None, value: str | None
+) -> None:
+    """S23.6: what `--pass-through-auth` reads from the MCP request's own header."""
+    from toolshape import SecurityScheme
+
+    location = "header"
+    given = SecurityScheme("s", kind, location, "authorization", scheme)  # type: ignore[arg-type]
+    assert credential_of(header, given) == value
+
+
+# -- the command, over stdio and streamable HTTP -----------------------------------------------
+
+
+def write_document(folder: Path, base_url: str | None) -> Path:
+    path = folder / "echo.json"
+    path.write_text(json.dumps(up.document(base_url)), encoding="utf-8")
+    return path
+
+
+def serve_command(*args: str) -> list[str]:
+    return [sys.executable, "-m", "toolshape", "serve", *args]
+
+
+@contextmanager
+def http_server(
+    *args: str, log: Path | None = None, env: dict[str, str] | None = None
+) -> Iterator[str]:
+    """`toolshape serve --transport http` in a process of its own; yields its MCP URL."""
+    port = up.free_port()
+    command = serve_command(*args, "--transport", "http", "--port", str(port))
+    errors = open(log, "wb") if log is not None else subprocess.DEVNULL  # noqa: SIM115
+    process = subprocess.Popen(command, stderr=errors, env={**os.environ, **(env or {})})
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(f"toolshape serve exited with {process.returncode}")
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        process.terminate()
+        process.wait(timeout=15)
+        if log is not None:
+            errors.close()  # type: ignore[union-attr]
+
+
+@pytest.mark.integration
+def test_the_command_over_stdio_with_the_base_url_from_the_document(
+    upstream: up.Upstream, tmp_path: Path
+) -> None:
+    """S23.2, S23.4: `toolshape serve SPEC` (no `--base-url`: the document's server)."""
+    spec = write_document(tmp_path, upstream.base_url)
+    params = StdioServerParameters(command=sys.executable, args=serve_command(str(spec))[1:])
+
+    async def run() -> tuple[list[str], types.CallToolResult]:
+        async with Client(params) as client:
+            listed = await client.list_tools()
+            return [t.name for t in listed.tools], await client.call_tool("getThing", {"id": "s1"})
+
+    names, result = anyio.run(run)
+    assert names == [p.name for p in plans()]
+    assert result.structured_content is not None
+    assert result.structured_content["path"] == "/things/s1"
+
+
+@pytest.mark.integration
+def test_the_command_over_http_with_the_mcp_sdk_and_fastmcp(
+    upstream: up.Upstream, tmp_path: Path
+) -> None:
+    """S23.2: streamable HTTP at `/mcp`, to the `mcp` SDK's client and FastMCP's."""
+    from fastmcp import Client as FastClient
+
+    spec = write_document(tmp_path, None)
+    with http_server(str(spec), "--base-url", upstream.base_url) as url:
+
+        async def run() -> tuple[Any, ...]:
+            async with Client(url) as client:
+                ours = await client.call_tool("getThing", {"id": "h1"})
+            async with FastClient(url) as fast:
+                tools = await fast.list_tools()
+                theirs = await fast.call_tool("listThings", {"limit": 2, "tag": ["a", "b"]})
+            return ours, tools, theirs
+
+        ours, tools, theirs = anyio.run(run)
+    assert ours.structured_content["path"] == "/things/h1"
+    assert len(tools) == len(plans())
+    assert theirs.structured_content["query"] == "limit=2&tag=a&tag=b"
+
+
+@pytest.mark.integration
+def test_pass_through_each_caller_reaches_the_api_as_itself(
+    upstream: up.Upstream, tmp_path: Path
+) -> None:
+    """S23.6: two clients with their own `Authorization` headers; the upstream sees each; no
+    credential appears in a log line, a result or an error; no header, an `isError`."""
+    spec = write_document(tmp_path, upstream.base_url)
+    log = tmp_path / "serve.log"
+    with http_server(str(spec), "--pass-through-auth", "bearerAuth", log=log) as url:
+
+        async def as_user(token: str | None) -> types.CallToolResult:
+            headers = {"authorization": f"Bearer {token}"} if token else {}
+            async with httpx2.AsyncClient(headers=headers) as http:
+                async with Client(streamable_http_client(url, http_client=http)) as client:
+                    return await client.call_tool("whoAmI", {})
+
+        async def run() -> list[types.CallToolResult]:
+            return [await as_user("alice-t0ken"), await as_user("bob-t0ken"), await as_user(None)]
+
+        before = len(upstream.seen)
+        alice, bob, nobody = anyio.run(run)
+    seen = [s.headers.get("authorization") for s in upstream.since(before)]
+    assert seen == ["Bearer alice-t0ken", "Bearer bob-t0ken"]
+    assert alice.is_error is False
+    assert bob.is_error is False
+    assert nobody.is_error is True
+    assert "no Authorization header" in text(nobody)
+    logged = log.read_text(encoding="utf-8")
+    assert logged.count("whoAmI") == 3
+    for secret in ("alice-t0ken", "bob-t0ken"):
+        assert secret not in logged
+        assert all(secret not in json.dumps(r.model_dump()) for r in (alice, bob, nobody))
+
+
+@pytest.mark.integration
+def test_pydantic_ai_test_model_calls_every_tool_as_the_plan_routes_it(
+    upstream: up.Upstream, tmp_path: Path
+) -> None:
+    """S23.2: pydantic-ai's `TestModel` calls every tool with arguments it makes from each
+    input schema; each call reaches the upstream as the request the plan makes of them."""
+    from pydantic_ai import Agent
+    from pydantic_ai.mcp import MCPToolset
+    from pydantic_ai.messages import ToolCallPart
+    from pydantic_ai.models.test import TestModel
+
+    spec = write_document(tmp_path, upstream.base_url)
+    by_name = {p.name: p for p in plans()}
+    with http_server(str(spec), "--timeout", "1") as url:
+        agent = Agent(TestModel(), toolsets=[MCPToolset(url, tool_error_behavior="failed")])
+        before = len(upstream.seen)
+        run = agent.run_sync("call every tool")
+    called = [
+        part
+        for message in run.all_messages()
+        for part in getattr(message, "parts", [])
+        if isinstance(part, ToolCallPart)
+    ]
+    assert sorted({c.tool_name for c in called}) == sorted(by_name)
+    seen = upstream.since(before)
+    for part in called:
+        request = by_name[part.tool_name].call(part.args_as_dict())
+        path, _, query = request.url.partition("?")
+        matches = [s for s in seen if (s.method, s.path, s.query) == (request.method, path, query)]
+        assert matches, (part.tool_name, request.url)
+        if request.body is not None and request.content_type == "application/json":
+            assert any(json.loads(s.body) == request.body for s in matches)
+
+
+@pytest.mark.integration
+@typescript_sdk()
+def test_the_typescript_client_lists_and_accepts_every_answer(
+    upstream: up.Upstream, tmp_path: Path
+) -> None:
+    """S16.7, S23.2: the official TypeScript client (which validates `structuredContent`
+    against `outputSchema`) lists every page and accepts every answer, drifting ones too."""
+    spec = write_document(tmp_path, upstream.base_url)
+    calls = [
+        ["createThing", {"id": "ts1", "name": "n"}],
+        ["getThing", {"id": "ts2"}],
+        ["listThings", {"limit": 1}],
+        ["getImage", {}],
+        ["getMissing", {}],
+        ["getBig", {"size": 10}],
+    ]
+    with http_server(str(spec), "--page-size", "4") as url:
+        done = subprocess.run(
+            ["node", str(NODE / "client.mjs"), url],
+            input=json.dumps({"calls": calls}).encode(),
+            capture_output=True,
+            timeout=60,
+            check=True,
+        )
+    answer = json.loads(done.stdout)
+    assert answer["names"] == [p.name for p in plans()]
+    errors = [r["error"] for r in answer["results"] if "error" in r]
+    assert errors == []
+    results = [r["result"] for r in answer["results"]]
+    assert results[0]["structuredContent"]["path"] == "/things/ts1"
+    assert results[3]["content"][0]["type"] == "image"
+    assert results[4]["isError"] is True
+
+
+@pytest.mark.integration
+def test_two_workers_serve_one_plans_file(upstream: up.Upstream, tmp_path: Path) -> None:
+    """S23.2: stateless HTTP, so `--workers 2` serve one plans file; every answer is the same
+    whichever worker gave it, and both workers answer."""
+    result = plan_document(up.document(upstream.base_url), style="flat", options=SERVE_OPTIONS)
+    plans_file = tmp_path / "plans.json"
+    plans_file.write_text(json.dumps(dump_plans(result)), encoding="utf-8")
+    log = tmp_path / "workers.log"
+    with http_server("--plans", str(plans_file), "--workers", "2", log=log) as url:
+
+        async def run() -> list[Any]:
+            answers = []
+            for _ in range(24):
+                async with Client(url) as client:
+                    answer = await client.call_tool("getThing", {"id": "w"})
+                    answers.append(answer.structured_content)
+            return answers
+
+        answers = anyio.run(run)
+    assert len({json.dumps(a, sort_keys=True) for a in answers}) == 1
+    pids = {
+        line.split()[0]
+        for line in log.read_text(encoding="utf-8").splitlines()
+        if "getThing" in line
+    }
+    assert len(pids) == 2
+
+
+# -- settings, checked before anything starts -----------------------------------------------------
+
+
+def run_cli(*argv: str) -> tuple[int, str]:
+    err = io.StringIO()
+    code = main(list(argv), io.StringIO(), err)
+    return code, err.getvalue()
+
+
+CONFIG = """
+[[api]]
+name = "echo"
+document = "echo.json"
+base_url = "{base}"
+timeout = 5
+credentials = {{ bearerAuth = "env:ECHO_TOKEN" }}
+headers = {{ "X-Team" = "tools" }}
+select = {{ tags = ["things"] }}
+
+[[api]]
+name = "again"
+plans = "plans.json"
+"""
+
+
+def test_a_config_file_with_every_kind_of_problem_is_refused_naming_each(tmp_path: Path) -> None:
+    """S23.3: an unknown key, a wrong type, an unset variable, a scheme the document does not
+    define, two tools with one name — every problem, each naming its key; exit 2."""
+    write_document(tmp_path, "http://127.0.0.1:9")
+    bad = tmp_path / "bad.toml"
+    bad.write_text(
+        """
+[[api]]
+document = "echo.json"
+colour = "red"
+timeout = "soon"
+style = "flatt"
+on_collision = "nestd"
+select = { tagz = ["x"] }
+
+[[api]]
+document = "echo.json"
+credentials = { bearerAuth = "env:NOT_SET_ANYWHERE", nope = "env:HOME", literal = "abc" }
+
+[[api]]
+document = "echo.json"
+""",
+        encoding="utf-8",
+    )
+    code, err = run_cli("serve", "--config", str(bad))
+    assert code == 2
+    assert err.splitlines() == [
+        f"toolshape: {bad}: `api[0].colour` is not a setting",
+        f'toolshape: {bad}: `api[0].timeout` must be a number, not "soon"',
+        f'toolshape: {bad}: `api[0].style` is "flatt"; use flat or nested',
+        f"toolshape: {bad}: `api[0].select` holds a key that is not a selection ('tagz')",
+        f"toolshape: {bad}: `api[0]`: option 'on_collision' can't be 'nestd'; use one of 'error', 'nested', 'rename'",
+    ]
+    del bad
+    good_but_clashing = tmp_path / "clash.toml"
+    good_but_clashing.write_text(
+        """
+[[api]]
+document = "echo.json"
+credentials = { bearerAuth = "env:NOT_SET_ANYWHERE", nope = "env:HOME", literal = "abc" }
+
+[[api]]
+document = "echo.json"
+""",
+        encoding="utf-8",
+    )
+    code, err = run_cli("serve", "--config", str(good_but_clashing))
+    assert code == 2
+    where = f"toolshape: {good_but_clashing}: "
+    assert err.splitlines() == [
+        f"{where}`api[0].credentials.bearerAuth`: the environment variable NOT_SET_ANYWHERE is not set",
+        f"{where}`api[0].credentials.nope`: the document defines no security scheme `nope` (it defines: bearerAuth)",
+        f"{where}`api[0].credentials.literal`: give env:VAR (a credential is read from the environment, never written in clear)",
+        f"{where}two tools are named 'createThing' (and 9 more names); give each API its own `name`",
+    ]
+
+
+def test_flags_that_cant_go_together_are_refused(tmp_path: Path) -> None:
+    spec = write_document(tmp_path, None)
+    cases = [
+        (["serve"], "give one of SPEC, --plans FILE and --config FILE"),
+        (
+            ["serve", str(spec), "--pass-through-auth", "bearerAuth"],
+            "--pass-through-auth needs --transport http",
+        ),
+        (
+            ["serve", "--config", "x.toml", "--base-url", "http://x"],
+            "--base-url: with --config, each API's settings are in the file",
+        ),
+        (["serve", str(spec)], "--base-url: the document names no server; give the API's base URL"),
+        (
+            ["serve", str(spec), "--base-url", "api.example.com"],
+            "--base-url: 'api.example.com' is not an http or https URL",
+        ),
+        (
+            ["serve", str(spec), "--base-url", "http://x", "--header", "X-Key abc"],
+            "--header 'X-Key abc' is not 'NAME: VALUE'",
+        ),
+        (
+            ["serve", str(spec), "--base-url", "http://x", "--operation", "get_users"],
+            "`select` matches none of the 10 operations",
+        ),
+    ]
+    for argv, message in cases:
+        code, err = run_cli(*argv)
+        assert code == 2, argv
+        assert message in err, (argv, err)
+
+
+def test_a_relative_server_asks_for_a_base_url(tmp_path: Path) -> None:
+    """S23.4: a relative first server can't be called."""
+    spec = write_document(tmp_path, "/v1")
+    code, err = run_cli("serve", str(spec))
+    assert code == 2
+    assert "the document's first server `/v1` is relative; give the API's base URL" in err

@@ -1,0 +1,245 @@
+"""A real HTTP upstream on the loopback interface (Starlette under uvicorn, in a thread): it
+records every request and answers JSON, an image, a 404, a slow answer, a dropped connection and
+a large answer — and the OpenAPI document that describes it (S23's end-to-end tests)."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+import time
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01"
+
+
+@dataclass
+class Seen:
+    """One request the upstream received."""
+
+    method: str
+    path: str
+    query: str
+    headers: dict[str, str]
+    body: bytes
+
+
+@dataclass
+class Upstream:
+    """The running upstream: its base URL and what it received, in order."""
+
+    base_url: str
+    seen: list[Seen] = field(default_factory=list)
+
+    def since(self, count: int) -> list[Seen]:
+        return self.seen[count:]
+
+
+def _app(upstream: Upstream) -> Starlette:
+    async def record(request: Request) -> Seen:
+        seen = Seen(
+            request.method,
+            request.url.path,
+            request.url.query,
+            {k.lower(): v for k, v in request.headers.items()},
+            await request.body(),
+        )
+        upstream.seen.append(seen)
+        return seen
+
+    async def echo(request: Request) -> Response:
+        seen = await record(request)
+        return JSONResponse(
+            {
+                "method": seen.method,
+                "path": seen.path,
+                "query": seen.query,
+                "body": seen.body.decode("utf-8", "replace"),
+            }
+        )
+
+    async def image(request: Request) -> Response:
+        await record(request)
+        return Response(PNG, media_type="image/png")
+
+    async def missing(request: Request) -> Response:
+        await record(request)
+        return JSONResponse({"error": "no such thing"}, status_code=404)
+
+    async def slow(request: Request) -> Response:
+        await record(request)
+        await asyncio.sleep(3)
+        return JSONResponse({"late": True})
+
+    async def drop(request: Request) -> Response:
+        await record(request)
+
+        async def broken() -> AsyncIterator[bytes]:
+            yield b'{"started": '
+            raise ConnectionResetError("the upstream drops the connection")
+
+        return StreamingResponse(broken(), media_type="application/json")
+
+    async def moved(request: Request) -> Response:
+        await record(request)
+        return Response(status_code=302, headers={"location": "http://elsewhere.invalid/x"})
+
+    async def big(request: Request) -> Response:
+        await record(request)
+        size = int(request.query_params.get("size", "1000"))
+        return Response(b'"' + b"x" * size + b'"', media_type="application/json")
+
+    routes = [
+        Route("/things/{id}", echo, methods=["GET", "POST", "PUT", "PATCH", "DELETE"]),
+        Route("/things", echo, methods=["GET", "POST"]),
+        Route("/me", echo, methods=["GET"]),
+        Route("/image", image),
+        Route("/missing", missing),
+        Route("/slow", slow),
+        Route("/drop", drop),
+        Route("/big", big),
+        Route("/moved", moved),
+    ]
+    return Starlette(routes=routes)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def running() -> Iterator[Upstream]:
+    """Run an upstream until the generator is closed (a pytest fixture's body)."""
+    port = free_port()
+    upstream = Upstream(f"http://127.0.0.1:{port}")
+    config = uvicorn.Config(_app(upstream), host="127.0.0.1", port=port, log_level="critical")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started:
+        if time.monotonic() > deadline:  # pragma: no cover - a machine too busy to start it
+            raise RuntimeError("the upstream did not start")
+        time.sleep(0.01)
+    yield upstream
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+def document(base_url: str | None = None) -> dict[str, Any]:
+    """The OpenAPI document that describes the upstream (its server at `base_url`)."""
+    thing = {
+        "type": "object",
+        "properties": {
+            "name": {"type": "string"},
+            "tags": {"type": "array", "items": {"type": "string"}},
+            "size": {"type": "integer", "minimum": 0},
+        },
+        "required": ["name"],
+    }
+    echo = {
+        "description": "what the upstream saw",
+        "content": {
+            "application/json": {
+                "schema": {
+                    "type": "object",
+                    "properties": {
+                        "method": {"type": "string"},
+                        "path": {"type": "string"},
+                        "query": {"type": "string"},
+                        "body": {"type": "string"},
+                    },
+                    "required": ["method", "path"],
+                }
+            }
+        },
+    }
+    identifier = {"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}
+    out: dict[str, Any] = {
+        "openapi": "3.1.0",
+        "info": {"title": "Echo", "version": "1"},
+        "paths": {
+            "/things/{id}": {
+                "post": {
+                    "operationId": "createThing",
+                    "summary": "Create a thing",
+                    "tags": ["things"],
+                    "parameters": [
+                        identifier,
+                        {"name": "verbose", "in": "query", "schema": {"type": "boolean"}},
+                        {"name": "X-Trace", "in": "header", "schema": {"type": "string"}},
+                    ],
+                    "requestBody": {
+                        "required": True,
+                        "content": {"application/json": {"schema": thing}},
+                    },
+                    "responses": {"200": echo},
+                },
+                "get": {
+                    "operationId": "getThing",
+                    "summary": "Get a thing",
+                    "tags": ["things"],
+                    "parameters": [identifier],
+                    "responses": {"200": echo},
+                },
+            },
+            "/things": {
+                "get": {
+                    "operationId": "listThings",
+                    "summary": "List things",
+                    "tags": ["things"],
+                    "parameters": [
+                        {"name": "limit", "in": "query", "schema": {"type": "integer"}},
+                        {
+                            "name": "tag",
+                            "in": "query",
+                            "schema": {"type": "array", "items": {"type": "string"}},
+                        },
+                    ],
+                    "responses": {"200": echo},
+                }
+            },
+            "/me": {
+                "get": {
+                    "operationId": "whoAmI",
+                    "summary": "The caller",
+                    "security": [{"bearerAuth": []}],
+                    "responses": {"200": echo},
+                }
+            },
+            "/image": {
+                "get": {
+                    "operationId": "getImage",
+                    "responses": {
+                        "200": {"description": "a picture", "content": {"image/png": {}}}
+                    },
+                }
+            },
+            "/missing": {"get": {"operationId": "getMissing", "responses": {"200": echo}}},
+            "/slow": {"get": {"operationId": "getSlow", "responses": {"200": echo}}},
+            "/drop": {"get": {"operationId": "getDropped", "responses": {"200": echo}}},
+            "/moved": {
+                "get": {"operationId": "getMoved", "responses": {"302": {"description": "moved"}}}
+            },
+            "/big": {
+                "get": {
+                    "operationId": "getBig",
+                    "parameters": [{"name": "size", "in": "query", "schema": {"type": "integer"}}],
+                    "responses": {"200": {"description": "text"}},
+                }
+            },
+        },
+        "components": {"securitySchemes": {"bearerAuth": {"type": "http", "scheme": "bearer"}}},
+    }
+    if base_url is not None:
+        out["servers"] = [{"url": base_url}]
+    return out
