@@ -111,9 +111,12 @@ def test_a_reference_past_two_hops_becomes_anything() -> None:
     still referenced are kept."""
     shaped = shape_view(chain(5))
     assert shaped["properties"] == {"first": {"$ref": "#/$defs/D0"}}
-    assert sorted(shaped["$defs"]) == ["D0", "D1"]
-    assert shaped["$defs"]["D0"]["properties"]["next"] == {"$ref": "#/$defs/D1"}
-    assert shaped["$defs"]["D1"]["properties"] == {"name": {"type": ["string", "null"]}, "next": {}}
+    assert sorted(shaped["$defs"]) == ["D0", "D1@2"]  # the second hop's version: `@2`
+    assert shaped["$defs"]["D0"]["properties"]["next"] == {"$ref": "#/$defs/D1@2"}
+    assert shaped["$defs"]["D1@2"]["properties"] == {
+        "name": {"type": ["string", "null"]},
+        "next": {},
+    }
 
 
 def test_a_definition_reached_at_two_depths_has_a_version_for_each() -> None:
@@ -134,14 +137,30 @@ def test_a_definition_reached_at_two_depths_has_a_version_for_each() -> None:
         "Node": {
             "type": ["object", "null"],
             "properties": {
-                "children": {"type": ["array", "null"], "items": {"$ref": "#/$defs/Node.2"}}
+                "children": {"type": ["array", "null"], "items": {"$ref": "#/$defs/Node@2"}}
             },
         },
-        "Node.2": {
+        "Node@2": {
             "type": ["object", "null"],
             "properties": {"children": {"type": ["array", "null"], "items": {}}},
         },
     }
+
+
+def test_the_tools_of_a_document_share_each_version() -> None:
+    """S16.7: a definition's version is one object for every tool that keeps it (so plans
+    files write it once); a root whose names hold `@` is shaped on its own."""
+    from toolshape.schema._shape import ShapeMemo
+
+    memo: ShapeMemo = {}
+    first, second = shape_view(chain(4), memo), shape_view(chain(4), memo)
+    assert first == second
+    document = chain(4)
+    one, two = shape_view(document, memo), shape_view(document, memo)
+    assert one["$defs"]["D0"] is two["$defs"]["D0"]
+    assert one["$defs"]["D1@2"] is two["$defs"]["D1@2"]
+    odd = {"type": "object", "properties": {"a": {"$ref": "#/$defs/A@2"}}, "$defs": {"A@2": {}}}
+    assert shape_view(odd, memo) == shape_view(odd)
 
 
 def test_unused_definitions_are_pruned() -> None:
@@ -177,7 +196,7 @@ def test_the_shape_view_is_smaller_and_the_exact_view_is_as_read() -> None:
     assert shape is not None
     assert exact["required"] == ["id"]
     assert len(exact["$defs"]) == 20
-    assert sorted(shape["$defs"]) == ["D1", "D2"]  # D0 is the root; D3 is past two hops
+    assert sorted(shape["$defs"]) == ["D1", "D2@2"]  # D0 is the root; D3 is past two hops
     assert len(json.dumps(shape)) * 5 < len(json.dumps(exact))
     assert one(stripe_like(), options=Options.preset(output_schemas=True)).output_schema == shape
     for off in ("off", False):

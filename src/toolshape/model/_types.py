@@ -144,6 +144,11 @@ class Output:
     status: str
     """The response it came from (`200`, `2XX`)."""
     content_type: str
+    shapes: dict[tuple[int, int], tuple[Any, Any]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    """S16.7: the shape views of the document's definitions, shared by its tools (one dict per
+    document; `toolshape.schema._shape.ShapeMemo`)."""
 
 
 @dataclass(frozen=True, slots=True)

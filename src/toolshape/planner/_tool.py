@@ -121,7 +121,7 @@ def output_schema(output: Output, view: Literal["shape", "exact"]) -> tuple[Json
     if output.defs:
         inner = root.get("$defs")
         root["$defs"] = {**(inner if is_map(inner) else {}), **output.defs}
-    return (shape_view(root) if view == "shape" else root), wrapped
+    return (shape_view(root, output.shapes) if view == "shape" else root), wrapped
 
 
 def body_kind(body: Body, defs: Mapping[str, Unchecked]) -> BodyEncoding | None:

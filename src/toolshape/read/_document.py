@@ -13,7 +13,7 @@ import dataclasses
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from toolshape.model._errors import DocumentError, PlanErrorKind
 from toolshape.model._http import (
@@ -146,6 +146,8 @@ class DocumentReader:
         self.deep_names = DeepNames(lambda: self.bundler.odd_names_seen)
         """S19.2: what each bundled definition holds that no alias reaches, found once."""
         self._document_security: Security | Problem | None = None
+        self.shapes: dict[tuple[int, int], tuple[Any, Any]] = {}
+        """S16.7: the shape views of definitions, shared by every tool of the document."""
 
     def location(self, pointer: str) -> str:
         """`<source>#<pointer>` (S9.3)."""
@@ -446,7 +448,14 @@ class DocumentReader:
                         schema = view.of(schema, defs)[0]
                         defs = view.defs_of(defs)[0]
                     return (
-                        Output(schema, defs, self._declared_dialect(schema), code, media_type),
+                        Output(
+                            schema,
+                            defs,
+                            self._declared_dialect(schema),
+                            code,
+                            media_type,
+                            self.shapes,
+                        ),
                         None,
                     )
             except Problem as problem:

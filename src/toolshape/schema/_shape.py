@@ -20,14 +20,21 @@ _TEXT = ("title", "description")
 HOPS = 2
 
 
-class _Versions:
-    """The definitions the view keeps: one version per definition and hop count, each named
-    once (the definition's own name first, then `<name>.<hops>`)."""
+#: Shaped definitions shared across the tools of one document: `(id(definition), hops)` →
+#: `(definition, its shape view)` (the definition kept alive, so its `id` stays its own).
+ShapeMemo = dict[tuple[int, int], tuple[Unchecked, Json]]
 
-    def __init__(self, defs: Mapping[str, Unchecked]) -> None:
+
+class _Versions:
+    """The definitions the view keeps: one version per definition and hop count — the first
+    hop's under the definition's own name, the second's as `<name>@2` (S16.7). Names are the
+    same in every tool, so a document's tools can share each version (`memo`)."""
+
+    def __init__(self, defs: Mapping[str, Unchecked], memo: ShapeMemo | None) -> None:
         self.defs = defs
+        # A name with `@` in it could clash with a version's: such a root is shaped on its own.
+        self.memo = memo if not any("@" in name for name in defs) else None
         self.names: dict[tuple[str, int], str] = {}
-        self.taken: set[str] = set()
         self.pending: list[tuple[str, int]] = []
 
     def ref(self, ref: Unchecked, hops: int) -> str | None:
@@ -40,29 +47,68 @@ class _Versions:
             return None
         key = (name, hops)
         if key not in self.names:
-            chosen, n = name, hops
-            while chosen in self.taken:
-                chosen, n = f"{name}.{n}", n + 1
-            self.names[key] = chosen
-            self.taken.add(chosen)
+            self.names[key] = name if hops == 1 else f"{name}@{hops}"
             self.pending.append(key)
         return def_ref(self.names[key])
 
+    def version(self, name: str, hops: int) -> Json:
+        """The shape view of definition `name` reached through `hops` `$ref`s."""
+        definition = self.defs[name]
+        key = (id(definition), hops)
+        if self.memo is not None and key in self.memo:
+            shaped = self.memo[key][1]
+            self._follow(shaped, hops)
+            return shaped
+        shaped = _shape(definition, hops, self)
+        if self.memo is not None:
+            self.memo[key] = (definition, shaped)
+        return shaped
 
-def shape_view(root: Mapping[str, Unchecked]) -> JsonObject:
+    def _follow(self, shaped: Json, hops: int) -> None:
+        """Note the versions a shared version refers to (this tool keeps them too)."""
+        for ref in _refs(shaped):
+            name = unescape(ref[len(DEFS) :]).removesuffix(f"@{hops + 1}")
+            self.ref(def_ref(name), hops + 1)
+
+
+def _refs(schema: Json) -> list[str]:
+    """Every `$ref` inside a shaped schema, read keyword by keyword."""
+    found: list[str] = []
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, dict):
+            continue
+        ref = node.get("$ref")
+        if isinstance(ref, str):
+            found.append(ref)
+        properties = node.get("properties")
+        if isinstance(properties, dict):
+            stack.extend(properties.values())
+        items = node.get("items")
+        stack.extend(items if isinstance(items, list) else [items])
+        for key in ("prefixItems", "anyOf", "allOf"):
+            branches = node.get(key)
+            if isinstance(branches, list):
+                stack.extend(branches)
+    return found
+
+
+def shape_view(root: Mapping[str, Unchecked], memo: ShapeMemo | None = None) -> JsonObject:
     """S16.7: the shape view of the output schema `root` (an object schema, `$defs` at its
     root): `type` (with `"null"` added below the root), `properties`, `items` (not beside
     `prefixItems`), `prefixItems`, `anyOf`, `oneOf` (as `anyOf`), `allOf`, `$ref`, `title` and
-    `description`; every other keyword dropped."""
+    `description`; every other keyword dropped. `memo` shares each definition's versions
+    between the tools of one document (their plans then share them too)."""
     defs = root.get("$defs")
-    versions = _Versions(defs if is_map(defs) else {})
+    versions = _Versions(defs if is_map(defs) else {}, memo)
     out = _object(root, 0, versions, top=True)
     if "$schema" in root:
         out = {"$schema": root["$schema"], **out}
     kept: JsonObject = {}
     while versions.pending:
         name, hops = versions.pending.pop()
-        kept[versions.names[name, hops]] = _shape(versions.defs[name], hops, versions)
+        kept[versions.names[name, hops]] = versions.version(name, hops)
     if kept:
         out["$defs"] = dict(sorted(kept.items()))
     return out
