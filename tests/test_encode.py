@@ -941,3 +941,28 @@ def test_an_undeclared_form_key_never_forges_a_declared_fields_structure(
     assert message.startswith(f"the key `{key}` would be read as part of the field `meta`")
     _, content = sent(plan, {"other[x]": "1"} if style == "flat" else {"body": {"other[x]": "1"}})
     assert b"other[x]" in content or b'name="other[x]"' in content
+
+
+def test_an_encoding_style_that_is_not_text_is_a_planning_error() -> None:
+    """S14.4 (found by the totality fuzz): `style: []` in an encoding entry is a planning error
+    of its operation, not a `TypeError`."""
+    document = {
+        "openapi": "3.1.0",
+        "paths": {
+            "/f": {
+                "post": {
+                    "operationId": "f",
+                    "requestBody": {
+                        "content": {
+                            "application/x-www-form-urlencoded": {
+                                "schema": {"type": "object", "properties": {"a": {}}},
+                                "encoding": {"a": {"style": []}},
+                            }
+                        }
+                    },
+                }
+            }
+        },
+    }
+    (error,) = plan_document(document).errors
+    assert "has `style` [], which is not valid" in error.message

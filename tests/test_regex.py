@@ -234,6 +234,8 @@ def test_a_verdict_never_depends_on_whether_re2_is_installed(
     matters) or `re` does."""
     if not compiles(pattern):
         return
+    if nested_quantifier(pattern):  # the oracle, `re`, backtracks exponentially on long texts
+        texts = [text[:4] for text in texts]
     search = searcher(pattern)
     for text in texts:
         assert search(text) is (re.search(pattern, text) is not None), (pattern, text)

@@ -53,7 +53,7 @@ ENCODING_KEYS = {
     "contentType": lambda v: (
         isinstance(v, str) and all(MEDIA_TYPE.match(item.strip(" \t")) for item in v.split(","))
     ),
-    "style": lambda v: v in STYLES["query"],
+    "style": lambda v: isinstance(v, str) and v in STYLES["query"],
     "explode": lambda v: isinstance(v, bool),
     "allowReserved": lambda v: isinstance(v, bool),
 }
