@@ -103,3 +103,14 @@ def test_plans_benchmark_prints_its_table() -> None:
     assert "twilio-api-v2010 flat" in out
     assert "twilio-api-v2010 nested" in out
     assert "load / json.loads: median" in out
+
+
+@pytest.mark.slow
+@pytest.mark.integration
+def test_serve_benchmark_prints_both_figures() -> None:
+    """benchmarks/serve_speed.py serves calls through toolshape serve and FastMCP, and starts
+    a server from plans files (here: a few calls; the repository's corpus slice)."""
+    out = run("-m", "benchmarks.serve_speed", "--calls", "5", "--rounds", "1")
+    assert "toolshape serve" in out
+    assert "FastMCP" in out
+    assert "first tools/list page" in out
