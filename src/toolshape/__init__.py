@@ -26,6 +26,7 @@ from toolshape.model._errors import (
     PlanErrorKind,
     SettingsError,
     ToolshapeError,
+    ViewError,
 )
 from toolshape.model._options import PROFILES, Options, Profile
 from toolshape.model._types import (
@@ -52,6 +53,7 @@ from toolshape.plans._format import PLAN_SCHEMA
 from toolshape.plans._plan import FixedArgument, ParameterRoute, Plan, PlanResult
 from toolshape.plans._search import search
 from toolshape.read._select import Select
+from toolshape.views._model_tool import ModelApi, ModelTool, model_tool
 
 # The composition root: plans (the model) compile their call engine through this, so the model
 # never imports the call side (docs/design.md).
@@ -79,6 +81,8 @@ __all__ = [
     "Hoisted",
     "KeyPolicy",
     "Level",
+    "ModelApi",
+    "ModelTool",
     "Options",
     "ParamStyle",
     "ParameterRoute",
@@ -98,6 +102,7 @@ __all__ = [
     "SettingsError",
     "Style",
     "ToolshapeError",
+    "ViewError",
     "Wrapped",
     "__version__",
     "apply_key_policy",
@@ -108,6 +113,7 @@ __all__ = [
     "load_document",
     "load_plans",
     "merge_allof",
+    "model_tool",
     "pick_reading",
     "plan_document",
     "plan_operation",

@@ -24,14 +24,16 @@ from toolshape.model._errors import (
     PlanDataError,
     PlanError,
     SettingsError,
+    ViewError,
 )
 from toolshape.model._options import PROFILES, Options, fixes, option_kinds
-from toolshape.model._types import Json, Request, Unchecked
+from toolshape.model._types import Json, JsonObject, Request, Unchecked
 from toolshape.planner._api import operation_keys, plan_document
 from toolshape.planner._settings import operation_settings
 from toolshape.plans._file import PLANS_FORMAT, dump_plans, load_plans
 from toolshape.plans._plan import Plan, PlanResult
 from toolshape.read._select import Select
+from toolshape.views._model_tool import ModelApi, model_tool
 
 EXAMPLE = "example.openapi.json"
 """The bundled example document `toolshape plan` reads when no SPEC is given."""
@@ -272,6 +274,7 @@ def _parser() -> argparse.ArgumentParser:
     add_select(plan)
     add_fixed(plan)
     add_operations(plan)
+    add_schema_view(plan)
     plan.add_argument("--source", help="the name locations use for the document (default: SPEC)")
     plan.add_argument("--json", action="store_true", help="print the result as JSON")
     plan.add_argument(
@@ -434,8 +437,30 @@ def switch_hint(error: PlanError) -> str | None:
     return "; ".join(f"`{fix.flag}` {fix.effect}" for fix in found) or None
 
 
-def _as_json(result: PlanResult) -> dict[str, Json]:
-    """`--json`: the MCP `Tool` objects (S16.5), how each routes, errors and diagnostics."""
+def _as_json(result: PlanResult, view: str = "mcp") -> dict[str, Json]:
+    """`--json`: the MCP `Tool` objects (S16.5), how each routes, errors and diagnostics; with
+    a model view (S22.6), each tool's input schema is the view's, and `modelTools` holds the
+    model API's own definitions with whether each is strict and why not.
+
+    Raises:
+        ViewError: a name the model API refuses.
+    """
+    shown: dict[str, Json] = _plain_json(result)
+    if view == "mcp":
+        return shown
+    api: ModelApi = "openai" if view == "openai-strict" else "gemini"
+    models = [model_tool(plan, api) for plan in result.tools]
+    tools: list[JsonObject] = [plan.to_mcp_tool() for plan in result.tools]
+    for tool, model in zip(tools, models, strict=True):
+        tool["inputSchema"] = model.parameters
+    shown["tools"] = list(tools)
+    shown["modelTools"] = [
+        {"definition": m.definition, "strict": m.strict, "reasons": list(m.reasons)} for m in models
+    ]
+    return shown
+
+
+def _plain_json(result: PlanResult) -> dict[str, Json]:
     return {
         "tools": [tool.to_mcp_tool() for tool in result.tools],
         "routes": [
@@ -515,7 +540,12 @@ def _run(args: argparse.Namespace, out: Stream, err: Stream) -> int:
             f"{len(result.errors)} errors\n"
         )
     if args.json:
-        json.dump(_as_json(result), out, indent=2, ensure_ascii=False)
+        try:
+            shown = _as_json(result, args.schema_view)
+        except ViewError as error:
+            err.write(f"toolshape: {error}\n")
+            return 2
+        json.dump(shown, out, indent=2, ensure_ascii=False)
         out.write("\n")
     else:
         _print_table(result, out)
@@ -645,6 +675,17 @@ def _encoded(request: Request) -> Json:
 # -- toolshape serve (S23) ---------------------------------------------------------------------
 
 
+def add_schema_view(parser: argparse.ArgumentParser) -> None:
+    """`--schema-view` (S22.6): the input schema tools advertise."""
+    parser.add_argument(
+        "--schema-view",
+        choices=("mcp", "openai-strict", "gemini"),
+        default="mcp",
+        help="the tools' input schemas: the plan's (mcp, the default), or the OpenAI strict or "
+        "Gemini view, calls read back from it",
+    )
+
+
 def add_serve(parser: argparse.ArgumentParser) -> None:
     """`toolshape serve`'s flags (S23.2): what to serve, how, and every planning switch."""
     parser.add_argument(
@@ -679,6 +720,7 @@ def add_serve(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--header", action="append", default=[], metavar="'NAME: VALUE'", help="an outbound header"
     )
+    add_schema_view(parser)
     add_style(parser, default="flat")
     add_options(parser)
     add_select(parser)
@@ -804,4 +846,5 @@ def _api_settings(args: argparse.Namespace) -> Any:
         timeout=args.timeout,
         max_response_bytes=args.max_response_bytes,
         pass_through_auth=args.pass_through_auth,
+        schema_view=args.schema_view,
     )

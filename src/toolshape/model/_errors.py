@@ -405,6 +405,60 @@ class SettingsError(ToolshapeError):
         )
 
 
+class ViewError(ToolshapeError):
+    """S22.1: a tool a model API can't take as it is: a name its rules refuse, located by its
+    JSON pointer in the tool's definition."""
+
+    api: str
+    """The model API (`openai`, `anthropic`, `gemini`)."""
+    tool: str
+    pointer: str
+    """Where the name is: `/name` for the tool's own, `/properties/<key>` ... for a key."""
+    name: str
+    rule: str
+    """The pattern the name breaks."""
+    portable: bool
+    """Whether `portable_names=True` (S19.2) renames it: a tool name or a top-level argument."""
+
+    def __init__(
+        self, api: str, tool: str, pointer: str, name: str, rule: str, portable: bool
+    ) -> None:
+        self.api, self.tool, self.pointer, self.name, self.rule = api, tool, pointer, name, rule
+        self.portable = portable
+        super().__init__(self.message)
+
+    @property
+    def message(self) -> str:
+        """What breaks which rule where, and what fixes it."""
+        what = "tool name" if self.pointer == "/name" else "property key"
+        fix = (
+            "plan with portable_names=True (--portable-names) to make it one"
+            if self.portable
+            else "portable_names=True does not rename keys inside a body; rename it in the document"
+        )
+        return (
+            f"{self.api} can't take tool '{self.tool}': the {what} {self.name!r} at "
+            f"{self.pointer} does not match {self.rule}; {fix}"
+        )
+
+    def _fields(self) -> dict[str, Json]:
+        return {
+            "api": self.api,
+            "tool": self.tool,
+            "pointer": self.pointer,
+            "name": self.name,
+            "rule": self.rule,
+            "portable": self.portable,
+        }
+
+    @classmethod
+    def _from_fields(cls, data: Mapping[str, Json]) -> ViewError:
+        api, tool, pointer, name, rule = (
+            str(data[k]) for k in ("api", "tool", "pointer", "name", "rule")
+        )
+        return cls(api, tool, pointer, name, rule, portable=data["portable"] is True)
+
+
 #: Every error class by name, for `ToolshapeError.from_dict` (S15.3).
 _ERROR_CLASSES: dict[str, type[ToolshapeError]] = {
     cls.__name__: cls
@@ -418,5 +472,6 @@ _ERROR_CLASSES: dict[str, type[ToolshapeError]] = {
         CredentialError,
         HeaderError,
         SettingsError,
+        ViewError,
     )
 }

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import json
 import logging
 import os
@@ -32,19 +33,28 @@ from toolshape.model._types import SecurityScheme
 from toolshape.plans._plan import Plan
 from toolshape.plans._search import search
 from toolshape.server._upstream import Api, failure, forward
+from toolshape.views._model_tool import ModelTool, model_tool
 
 #: S23.2: tools per `tools/list` page, unless the server is told otherwise.
 PAGE_SIZE = 100
 LOG = logging.getLogger("toolshape.server")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Entry:
     """One tool the server lists: its name there, its API and its plan."""
 
     name: str
     api: Api
     plan: Plan
+
+    @functools.cached_property
+    def model(self) -> ModelTool | None:
+        """S22.6: the model view the API advertises (made on first use), or None for `mcp`."""
+        view = self.api.schema_view
+        if view == "mcp":
+            return None
+        return model_tool(self.plan, "openai" if view == "openai-strict" else "gemini")
 
 
 class Catalog:
@@ -96,10 +106,18 @@ def _offset(cursor: str, size: int) -> int:
     raise MCPError(code=types.INVALID_PARAMS, message=f"Invalid cursor: {cursor[:40]!r}")
 
 
-def _listed(entry: Entry) -> types.Tool:
+def definition(entry: Entry) -> dict[str, Any]:
+    """The MCP `Tool` the server lists for `entry`: the plan's, under the server's name for
+    it, its input schema the model view's when the API has one (S22.6)."""
     tool = entry.plan.to_mcp_tool()
     tool["name"] = entry.name
-    return types.Tool.model_validate(tool)
+    if entry.model is not None:  # read back on each call (S22.3)
+        tool["inputSchema"] = entry.model.parameters
+    return tool
+
+
+def _listed(entry: Entry) -> types.Tool:
+    return types.Tool.model_validate(definition(entry))
 
 
 def build_server(
@@ -186,7 +204,8 @@ async def _answer(
             return _error(f"gateway error: {passed[1:]}"), "no-credential"
         credentials[api.pass_through] = passed
     try:
-        request = plan.call(arguments, headers=api.headers, credentials=credentials or None)
+        caller = entry.model.call if entry.model is not None else plan.call
+        request = caller(arguments, headers=api.headers, credentials=credentials or None)
     except CredentialError as error:  # the server's configuration, not the model's call (S18.2)
         return _error(f"gateway error: {error.message}"), "credential-error"
     except ArgumentError as error:
@@ -319,9 +338,7 @@ async def _discover(
             f"no operation is named {arguments.get('name')!r}; search_operations finds them"
         )
     if tool == "describe_operation":
-        definition = entry.plan.to_mcp_tool()
-        definition["name"] = entry.name
-        return _text(definition)
+        return _text(definition(entry))
     inner = arguments.get("arguments")
     if not isinstance(inner, dict):
         return _error("call_operation takes `arguments`: an object for the operation's inputSchema")

@@ -21,6 +21,7 @@ from toolshape.read._select import Select
 from toolshape.server._build import duplicates
 from toolshape.server._settings import ApiSettings
 from toolshape.server._upstream import Api
+from toolshape.views._model_tool import TOOL_NAME
 
 #: A base URL: an absolute `http` or `https` URL.
 _ABSOLUTE = re.compile(r"^https?://[^/\s]+", re.I)
@@ -53,6 +54,7 @@ def prepare(
         for name in names
         if not MCP_TOOL.fullmatch(name)
     )
+
     if problems:
         raise SettingsError(source, problems)
     return tuple(served)
@@ -72,7 +74,15 @@ def _api(
     if result is None:
         return None
     prefix = f"{settings.name}_" if settings.name else ""
-    names.extend(prefix + plan.name for plan in result.tools)
+    listed = [prefix + plan.name for plan in result.tools]
+    names.extend(listed)
+    if settings.schema_view != "mcp":  # S22.1: the rule every model API has for tool names
+        problems.extend(
+            f"{settings.key('schema_view')}: the tool name {name!r} is not one the model APIs "
+            f"take ({TOOL_NAME.pattern}); plan with --portable-names (portable_names = true)"
+            for name in listed
+            if MCP_TOOL.fullmatch(name) and not TOOL_NAME.fullmatch(name)
+        )
     base_url = _base_url(settings, result, problems)
     credentials = _credentials(settings, result, environ, problems)
     schemes = result.security_schemes
@@ -93,6 +103,7 @@ def _api(
         pass_through=settings.pass_through_auth,
         timeout=float(settings.timeout),
         max_response_bytes=settings.max_response_bytes,
+        schema_view=settings.schema_view,
     )
 
 

@@ -19,11 +19,13 @@ from toolshape._load import load_settings
 from toolshape.model._errors import SettingsError
 from toolshape.model._options import PROFILES, Options, option_kinds
 from toolshape.read._select import Select
-from toolshape.server._upstream import MAX_RESPONSE_BYTES, TIMEOUT
+from toolshape.server._upstream import MAX_RESPONSE_BYTES, TIMEOUT, SchemaView
 
 #: S23.2: `serve`'s own defaults over the profile's: every operation a tool, each exact.
 SERVE_PRESET: Mapping[str, object] = {"on_collision": "rename", "on_unflattenable": "nested"}
 SERVE_STYLE = "flat"
+#: S22.6: the input schemas a server may advertise.
+SCHEMA_VIEWS = ("mcp", "openai-strict", "gemini")
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +52,8 @@ class ApiSettings:
     timeout: float = TIMEOUT
     max_response_bytes: int = MAX_RESPONSE_BYTES
     pass_through_auth: str | None = None
+    schema_view: SchemaView = "mcp"
+    """S22.6: `mcp`, `openai-strict` or `gemini`."""
 
     def key(self, name: str) -> str:
         """How a message names setting `name`: `` `api[0].timeout` `` or `--timeout`."""
@@ -100,6 +104,7 @@ _SCALARS: Mapping[str, tuple[type, ...]] = {
     "timeout": (int, float),
     "max_response_bytes": (int,),
     "pass_through_auth": (str,),
+    "schema_view": (str,),
 }
 _TABLES = ("select", "credentials", "fixed", "headers")
 _SELECT_LISTS = ("tags", "operations", "methods", "paths", "exclude_tags", "exclude_operations")
@@ -164,6 +169,8 @@ def _problem(key: str, value: Any, switches: Mapping[str, tuple[object, ...]]) -
             return "must be above 0"
         if key == "style" and value not in ("flat", "nested"):
             return f"is {json.dumps(value)}; use flat or nested"
+        if key == "schema_view" and value not in SCHEMA_VIEWS:
+            return f"is {json.dumps(value)}; use {', '.join(SCHEMA_VIEWS)}"
         return None
     if key not in _TABLES:
         return "is not a setting"

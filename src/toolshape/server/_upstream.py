@@ -11,7 +11,7 @@ from __future__ import annotations
 import ssl
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, TypeAlias
 from urllib.parse import urlsplit
 
 import anyio
@@ -20,6 +20,9 @@ import httpx
 from toolshape.call._result import decode, is_text, media_type
 from toolshape.model._types import Request
 from toolshape.plans._plan import Plan
+
+SchemaView: TypeAlias = Literal["mcp", "openai-strict", "gemini"]
+"""S22.6: the input schema a server advertises: the plan's (`mcp`), or a model API's view."""
 
 #: S23.5: the defaults of `--timeout` (seconds) and `--max-response-bytes`.
 TIMEOUT = 30.0
@@ -34,7 +37,8 @@ class Api:
     names it in failure texts; `headers` are the server's own outbound headers (a header
     argument replaces one of the same name, S12.2); `credentials` map security scheme names to
     values (S18.2); `pass_through` names the scheme whose credential each caller brings in the
-    MCP request's own `Authorization` header (S23.6).
+    MCP request's own `Authorization` header (S23.6); `schema_view` the input schema it
+    advertises (S22.6).
     """
 
     plans: tuple[Plan, ...]
@@ -45,6 +49,9 @@ class Api:
     pass_through: str | None = None
     timeout: float = TIMEOUT
     max_response_bytes: int = MAX_RESPONSE_BYTES
+    schema_view: SchemaView = "mcp"
+    """S22.6: with `openai-strict` or `gemini`, each tool's input schema is that model view's
+    parameters, and calls read back from it (S22.3) before `Plan.call`."""
 
     @property
     def label(self) -> str:

@@ -1,0 +1,186 @@
+"""S22.5: the Gemini view of a tool's input schema — the `Schema` subset Gemini's API and its
+SDK take — and how calls read back (S22.3).
+
+References are inlined (a recursive one cut at its third level into JSON text, read back like a
+free-form object); a type list becomes one type with `nullable`; maps and free-form objects are
+pairs and JSON text as in the strict view; every other keyword is dropped and enforced by the
+document's schema after reading.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from toolshape.flatten._allof import merge_allof
+from toolshape.model._json import Json, JsonObject, Unchecked, is_map
+from toolshape.model._types import Wrapped
+from toolshape.schema._pointers import def_name, escape
+from toolshape.views._read import SAME, Read
+from toolshape.views._shapes import (
+    accepts_null,
+    by_kind,
+    constrains,
+    declared_kinds,
+    json_text,
+    object_kind,
+    pairs_of,
+    typed,
+)
+
+#: The keywords of Gemini's `Schema` the view keeps as they are.
+_KEPT = ("format", "description", "minimum", "maximum", "minItems", "maxItems", "minLength",
+         "maxLength", "minProperties", "maxProperties")  # fmt: skip
+#: A recursive reference is followed this many times on one path, then cut.
+RECURSION = 3
+#: Past this many nodes, every further reference is cut (a schema stays one a model can read).
+BUDGET = 20_000
+_CUT = "JSON text of the value (nested too deeply to describe here)."
+
+
+class Gemini:
+    """One tool's Gemini view: `view(schema)` gives it and its reading."""
+
+    def __init__(self, root: Mapping[str, Unchecked]) -> None:
+        defs = root.get("$defs")
+        self.defs: Mapping[str, Unchecked] = defs if is_map(defs) else {}
+        self.reasons: list[str] = []
+        self.budget = BUDGET
+
+    def view(self, schema: Unchecked, where: str, path: tuple[str, ...] = ()) -> tuple[Json, Read]:
+        """The Gemini view of `schema` (at `where`), `path` the references followed to it."""
+        self.budget -= 1
+        if not typed(schema):
+            return {"description": _description(schema)} if _description(schema) else {}, SAME
+        assert is_map(schema)
+        if "$ref" in schema:
+            return self._ref(schema, where, path)
+        branches = schema.get("allOf")
+        if isinstance(branches, list) and len(branches) == 1 and not constrains(schema):
+            return self.view({**_text(branches[0]), **branches[0], **_text(schema)}, where, path)
+        if isinstance(branches, list):
+            merged = merge_allof({"type": "object", **schema}, self.defs)
+            if not isinstance(merged, Wrapped):
+                return self.view({**merged, **_text(schema)}, where, path)
+            schema = {k: v for k, v in schema.items() if k != "allOf"}
+        union = next((k for k in ("anyOf", "oneOf") if isinstance(schema.get(k), list)), None)
+        if union is not None and "type" not in schema:
+            return self._union(schema, schema[union], where, path)
+        kinds = declared_kinds(schema)
+        core = [k for k in kinds if k != "null"]
+        null = len(core) < len(kinds)
+        if len(core) > 1:
+            branches = [{**schema, "type": k} for k in core]
+            view, read = self._union(_text(schema), branches, where, path)
+            return ({**view, "nullable": True} if null and isinstance(view, dict) else view), read
+        view, read = self._typed(schema, core[0] if core else None, where, path)
+        if null and isinstance(view, dict):
+            view["nullable"] = True
+        return view, read
+
+    def _typed(
+        self, schema: Mapping[str, Unchecked], kind: str | None, where: str, path: tuple[str, ...]
+    ) -> tuple[JsonObject, Read]:
+        if kind == "object" or (kind is None and "properties" in schema):
+            return self._object(schema, where, path)
+        out: JsonObject = {} if kind is None else {"type": kind}
+        out.update((key, schema[key]) for key in _KEPT if key in schema)
+        values = schema.get("enum", [schema["const"]] if "const" in schema else None)
+        if isinstance(values, list) and values and all(isinstance(v, str) for v in values):
+            out["enum"] = values
+            out.setdefault("type", "string")
+        if kind == "array":
+            items = schema.get("items")
+            if is_map(items):
+                view, read = self.view(items, f"{where}/items", path)
+                out["items"] = view
+                return out, Read("array", inner=read) if read.changes else SAME
+        return out, SAME
+
+    def _ref(
+        self, schema: Mapping[str, Unchecked], where: str, path: tuple[str, ...]
+    ) -> tuple[Json, Read]:
+        name = def_name(schema["$ref"])
+        if name is None or name not in self.defs:
+            return {}, SAME
+        if path.count(name) >= RECURSION or self.budget < 0:
+            why = "a recursive reference" if name in path else "a schema past the size a view keeps"
+            self.reasons.append(f"{where}: {why} to `{name}` is cut into JSON text")
+            return {"type": "string", "description": _CUT}, Read("json")
+        view, read = self.view(self.defs[name], f"/$defs/{escape(name)}", (*path, name))
+        description = schema.get("description")
+        if isinstance(description, str) and isinstance(view, dict):
+            view = {**view, "description": description}
+        return view, read
+
+    def _union(
+        self, schema: Mapping[str, Unchecked], branches: list[Unchecked], where: str,
+        path: tuple[str, ...],
+    ) -> tuple[Json, Read]:  # fmt: skip
+        nulls = [b for b in branches if is_map(b) and b.get("type") == "null"]
+        rest = [b for b in branches if b not in nulls]
+        views, reads = [], []
+        for i, branch in enumerate(rest):
+            view, read = self.view(branch, f"{where}/anyOf/{i}", path)
+            views.append(view)
+            reads.append(read)
+        if len(views) == 1:
+            out = dict(views[0]) if isinstance(views[0], dict) else {}
+        else:
+            out = {"anyOf": views}
+        out.update(_text(schema))
+        if nulls:
+            out["nullable"] = True
+        found = by_kind(views, reads, {})
+        if found is None:
+            self.reasons.append(f"{where}: a union whose branches read back differently")
+            return out, SAME
+        return out, (Read("nullable", inner=found) if nulls and found.changes else found)
+
+    def _object(
+        self, schema: Mapping[str, Unchecked], where: str, path: tuple[str, ...]
+    ) -> tuple[JsonObject, Read]:
+        shape = object_kind(schema)
+        text = _description(schema)
+        if shape == "free":
+            return json_text(text), Read("json")
+        if shape == "map":
+            value, read = self.view(
+                schema["additionalProperties"], f"{where}/additionalProperties", path
+            )
+            return pairs_of(value, text), Read("pairs", inner=read)
+        out: JsonObject = {"type": "object"}
+        properties = schema.get("properties")
+        views: JsonObject = {}
+        reads: dict[str, Read] = {}
+        for name, sub in properties.items() if is_map(properties) else ():
+            view, read = self.view(sub, f"{where}/properties/{escape(name)}", path)
+            views[name] = view
+            if read.changes:
+                reads[name] = read
+        if views:
+            out["properties"] = views
+        required = schema.get("required")
+        if isinstance(required, list) and required:
+            out["required"] = [name for name in required if name in views]
+        if text:
+            out["description"] = text
+        needed = required if isinstance(required, list) else []
+        assert is_map(properties) or not views
+        optional = frozenset(  # `null` for an optional property the document can't take: absent
+            name
+            for name in views
+            if name not in needed and not accepts_null(properties[name], self.defs)  # type: ignore[index]
+        )
+        return out, Read(
+            "object", properties=reads, drop_null=optional
+        ) if reads or optional else SAME
+
+
+def _description(schema: Unchecked) -> str | None:
+    text = schema.get("description") if is_map(schema) else None
+    return text if isinstance(text, str) else None
+
+
+def _text(schema: Mapping[str, Unchecked]) -> JsonObject:
+    text = _description(schema)
+    return {"description": text} if text else {}

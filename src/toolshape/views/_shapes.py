@@ -1,0 +1,148 @@
+"""What the model views (S22.2, S22.5) share: the kinds of objects a model can't send as they
+are, and how they are advertised instead."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Literal
+
+from toolshape.model._json import Json, JsonObject, Unchecked, is_map
+from toolshape.schema._pointers import def_name
+from toolshape.views._read import SAME, Read, kind_of
+
+ObjectKind = Literal["properties", "map", "free", "closed"]
+
+#: Keywords that make a schema say what a value is (a schema with none of them is untyped).
+TYPED = ("type", "$ref", "anyOf", "oneOf", "allOf", "enum", "const", "properties", "items")
+#: S22.2: what a free-form object's JSON text says of itself.
+JSON_TEXT = "The JSON text of an object."
+#: S22.2: what a map's pairs say of themselves.
+PAIRS = "The entries of a map, as key and value pairs (each key once)."
+
+
+def declared_kinds(schema: Mapping[str, Unchecked]) -> list[str]:
+    """The types a schema declares; without `type`, `object` when it declares `properties`,
+    `array` when it declares `items` (the views advertise that kind, the document judges)."""
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        return [str(k) for k in kind]
+    if isinstance(kind, str):
+        return [kind]
+    if "properties" in schema:
+        return ["object"]
+    return ["array"] if "items" in schema or "prefixItems" in schema else []
+
+
+def object_kind(schema: Mapping[str, Unchecked]) -> ObjectKind:
+    """`properties`: it declares some; `map`: `additionalProperties` is a schema of the values
+    and no property is declared; `free`: open, nothing declared; `closed`: no key allowed."""
+    properties = schema.get("properties")
+    if is_map(properties) and properties:
+        return "properties"
+    more = schema.get("additionalProperties", True)
+    if more is False:
+        return "closed"
+    return "map" if is_map(more) and typed(more) else "free"
+
+
+def typed(schema: Unchecked) -> bool:
+    """Whether `schema` says what kind of value it takes (not `{}`, `true`, annotations only)."""
+    return is_map(schema) and any(key in schema for key in TYPED)
+
+
+def accepts_null(schema: Unchecked, defs: Mapping[str, Unchecked], depth: int = 0) -> bool:
+    """Whether `schema` may accept `null`: none of its keywords refuses it (conservatively,
+    past 32 references, it may)."""
+    if depth > 32:
+        return True
+    if not is_map(schema):
+        return schema is not False
+    kind = schema.get("type")
+    if kind is not None and kind != "null" and not (isinstance(kind, list) and "null" in kind):
+        return False
+    if "enum" in schema and not (isinstance(schema["enum"], list) and None in schema["enum"]):
+        return False
+    if "const" in schema and schema["const"] is not None:
+        return False
+    if "$ref" in schema:
+        name = def_name(schema["$ref"])
+        if name is not None and name in defs and not accepts_null(defs[name], defs, depth + 1):
+            return False
+    for key, need in (("anyOf", any), ("oneOf", any), ("allOf", all)):
+        branches = schema.get(key)
+        if isinstance(branches, list) and not need(
+            accepts_null(b, defs, depth + 1) for b in branches
+        ):
+            return False
+    return True
+
+
+def pairs_of(value_view: Json, description: str | None) -> JsonObject:
+    """S22.2: a map advertised as an array of `{"key", "value"}` pairs."""
+    pair: JsonObject = {
+        "type": "object",
+        "properties": {"key": {"type": "string"}, "value": value_view},
+        "required": ["key", "value"],
+        "additionalProperties": False,
+    }
+    text = f"{description} ({PAIRS})" if description else PAIRS
+    return {"type": "array", "description": text, "items": pair}
+
+
+def json_text(description: str | None) -> JsonObject:
+    """S22.2: a free-form object advertised as its JSON text."""
+    text = f"{description} ({JSON_TEXT})" if description else JSON_TEXT
+    return {"type": "string", "description": text}
+
+
+def by_kind(views: list[Json], reads: list[Read], defs: Mapping[str, Json]) -> Read | None:
+    """A union's reading: by the JSON kind of the value, when every branch that reads back
+    otherwise is the only branch of its kinds (None when a value could be read two ways)."""
+    if not any(read.changes for read in reads):
+        return SAME
+    kinds: dict[str, Read] = {}
+    seen: dict[str, int] = {}
+    for view, read in zip(views, reads, strict=True):
+        for kind in view_kinds(view, defs):
+            seen[kind] = seen.get(kind, 0) + 1
+            kinds[kind] = read
+    changing = {k for k, r in kinds.items() if r.changes}
+    if not changing or any(seen[k] > 1 for k in changing) or "any" in seen:
+        return None
+    return Read("kinds", kinds={k: kinds[k] for k in changing})
+
+
+def view_kinds(view: Json, defs: Mapping[str, Json], depth: int = 0) -> set[str]:
+    """The JSON kinds a view's values can be (`any` when it can't tell)."""
+    if not isinstance(view, dict) or depth > 16:
+        return {"any"}
+    kind = view.get("type")
+    if isinstance(kind, str):
+        return {"number" if kind == "integer" else kind}
+    if isinstance(kind, list):
+        return {"number" if k == "integer" else str(k) for k in kind}
+    ref = view.get("$ref")
+    if isinstance(ref, str):
+        name = def_name(ref)
+        return view_kinds(defs.get(name or "", None), defs, depth + 1)
+    branches = view.get("anyOf")
+    if isinstance(branches, list):
+        return set().union(*(view_kinds(b, defs, depth + 1) for b in branches))
+    if "enum" in view or "const" in view:
+        values = view.get("enum", [view.get("const")])
+        if isinstance(values, list):
+            return {kind_of(v) for v in values}
+    return {"any"}
+
+
+def constrains(schema: Mapping[str, Unchecked]) -> bool:
+    """Whether `schema` says more beside its `allOf` than annotations."""
+    return any(key not in _ANNOTATIONS for key in schema)
+
+
+#: What beside a one-branch `allOf` says nothing of its value (or, like `default`, is dropped
+#: by every view and judged by the document).
+_ANNOTATIONS = frozenset(
+    {"allOf", "description", "title", "$comment", "default", "examples", "example",
+     "deprecated", "readOnly", "writeOnly"}
+)  # fmt: skip
