@@ -22,6 +22,7 @@ from toolshape.views._shapes import (
     constrains,
     declared_kinds,
     json_text,
+    meaningful,
     object_kind,
     pairs_of,
     typed,
@@ -45,6 +46,9 @@ class Gemini:
         self.defs: Mapping[str, Unchecked] = defs if is_map(defs) else {}
         self.reasons: list[str] = []
         self.budget = BUDGET
+        self.plain = False
+        """Inside a union that can't be read back by kind: objects as they are (free-form and
+        map objects as `object`, optional properties without the null reading)."""
 
     def view(self, schema: Unchecked, where: str, path: tuple[str, ...] = ()) -> tuple[Json, Read]:
         """The Gemini view of `schema` (at `where`), `path` the references followed to it."""
@@ -54,8 +58,8 @@ class Gemini:
         assert is_map(schema)
         if "$ref" in schema:
             return self._ref(schema, where, path)
-        branches = schema.get("allOf")
-        if isinstance(branches, list) and len(branches) == 1 and not constrains(schema):
+        branches = meaningful(schema.get("allOf"))
+        if branches is not None and len(branches) == 1 and not constrains(schema):
             return self.view({**_text(branches[0]), **branches[0], **_text(schema)}, where, path)
         if isinstance(branches, list):
             merged = merge_allof({"type": "object", **schema}, self.defs)
@@ -131,9 +135,13 @@ class Gemini:
         if nulls:
             out["nullable"] = True
         found = by_kind(views, reads, {})
-        if found is None:
-            self.reasons.append(f"{where}: a union whose branches read back differently")
-            return out, SAME
+        if found is None:  # viewed again, every branch as it is: nothing to read back
+            self.plain, plain = True, self.plain
+            try:
+                as_is, _ = self._union(schema, branches, where, path)
+            finally:
+                self.plain = plain
+            return as_is, SAME
         return out, (Read("nullable", inner=found) if nulls and found.changes else found)
 
     def _object(
@@ -141,6 +149,8 @@ class Gemini:
     ) -> tuple[JsonObject, Read]:
         shape = object_kind(schema)
         text = _description(schema)
+        if self.plain and shape in ("free", "map"):
+            return ({"type": "object", "description": text} if text else {"type": "object"}), SAME
         if shape == "free":
             return json_text(text), Read("json")
         if shape == "map":
@@ -164,6 +174,8 @@ class Gemini:
             out["required"] = [name for name in required if name in views]
         if text:
             out["description"] = text
+        if self.plain:
+            return out, SAME
         needed = required if isinstance(required, list) else []
         assert is_map(properties) or not views
         optional = frozenset(  # `null` for an optional property the document can't take: absent

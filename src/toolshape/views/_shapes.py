@@ -135,6 +135,14 @@ def view_kinds(view: Json, defs: Mapping[str, Json], depth: int = 0) -> set[str]
     return {"any"}
 
 
+def meaningful(branches: Unchecked) -> list[Unchecked] | None:
+    """An `allOf`'s branches but those that only annotate (`{"description": ...}`), or None
+    when it is not a list."""
+    if not isinstance(branches, list):
+        return None
+    return [b for b in branches if not (is_map(b) and set(b) <= _ANNOTATIONS)] or branches
+
+
 def constrains(schema: Mapping[str, Unchecked]) -> bool:
     """Whether `schema` says more beside its `allOf` than annotations."""
     return any(key not in _ANNOTATIONS for key in schema)

@@ -25,6 +25,7 @@ from toolshape.views._shapes import (
     constrains,
     declared_kinds,
     json_text,
+    meaningful,
     object_kind,
     pairs_of,
     typed,
@@ -63,8 +64,8 @@ class Strict:
         assert is_map(schema)
         if "$ref" in schema:
             return self._ref(schema, where)
-        branches = schema.get("allOf")
-        if isinstance(branches, list) and len(branches) == 1 and not constrains(schema):
+        branches = meaningful(schema.get("allOf"))
+        if branches is not None and len(branches) == 1 and not constrains(schema):
             return self.view({**_text(branches[0]), **branches[0], **_text(schema)}, where)
         if isinstance(branches, list):
             merged = merge_allof({"type": "object", **schema}, self.defs)

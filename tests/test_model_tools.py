@@ -1,0 +1,670 @@
+"""S22: model tools — the definition each model API accepts as it is, and calls read back into
+the plan's own shape before the document's schemas judge them. Each rule from a small inline
+document; pydantic-ai's strict-mode check and google-genai's `FunctionDeclaration` model are
+the outside oracles."""
+
+from __future__ import annotations
+
+import json
+import random
+from functools import partial
+from typing import Any
+
+import pytest
+from google.genai import types as genai
+from pydantic_ai.profiles.openai import OpenAIJsonSchemaTransformer
+
+from tests.conftest import SLICE, corpus_document, whole_corpus
+from toolshape import (
+    ArgumentError,
+    ModelApi,
+    Options,
+    Plan,
+    ToolshapeError,
+    ViewError,
+    merge_allof,
+    model_tool,
+    plan_document,
+)
+from toolshape.views._shapes import TYPED
+
+
+def plan(body: dict[str, Any], style: str = "flat", **options: Any) -> Plan:
+    document = {
+        "openapi": "3.1.0",
+        "paths": {
+            "/things": {
+                "post": {
+                    "operationId": "make",
+                    "summary": "Make a thing",
+                    "parameters": [{"name": "dry", "in": "query", "schema": {"type": "boolean"}}],
+                    "requestBody": {
+                        "required": True,
+                        "content": {"application/json": {"schema": body}},
+                    },
+                }
+            }
+        },
+    }
+    (made,) = plan_document(document, style=style, options=Options.preset(**options)).tools
+    return made
+
+
+def strict_compatible(schema: dict[str, Any]) -> bool:
+    """pydantic-ai's check (the oracle S22.2 names), with type lists as `anyOf` (the check
+    walks only nodes whose `type` is exactly "object" or "array")."""
+    transformer = OpenAIJsonSchemaTransformer(as_any_of(schema), strict=None)
+    transformer.walk()
+    return bool(transformer.is_strict_compatible)
+
+
+def as_any_of(node: Any) -> Any:
+    if isinstance(node, list):
+        return [as_any_of(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out = {key: as_any_of(value) for key, value in node.items()}
+    kind = out.get("type")
+    if isinstance(kind, list) and {"object", "array"} & set(kind):
+        rest = {k: v for k, v in out.items() if k != "type"}
+        return {"anyOf": [{"type": "null"} if k == "null" else {**rest, "type": k} for k in kind]}
+    return out
+
+
+THING = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string", "minLength": 2, "default": "x"},
+        "size": {"type": "integer", "minimum": 0},
+        "kind": {"type": "string", "enum": ["a", "b"]},
+    },
+    "required": ["name"],
+}
+
+
+def test_optional_properties_accept_null_which_reads_as_absent() -> None:
+    """S22.2, S22.3: every property required, an optional one nullable; `null` reads back as
+    absent; the view is strict by pydantic-ai's own check."""
+    tool = model_tool(plan(THING), "openai")
+    assert tool.strict is True
+    assert tool.reasons == ()
+    parameters = tool.definition["function"]["parameters"]
+    assert tool.definition == {
+        "type": "function",
+        "function": {
+            "name": "make",
+            "description": "Make a thing",
+            "parameters": parameters,
+            "strict": True,
+        },
+    }
+    assert parameters["required"] == ["dry", "name", "size", "kind"]
+    assert parameters["additionalProperties"] is False
+    assert parameters["properties"]["size"] == {"type": ["integer", "null"], "minimum": 0}
+    assert parameters["properties"]["kind"] == {
+        "type": ["string", "null"],
+        "enum": ["a", "b", None],
+    }
+    assert strict_compatible(parameters)
+    request = tool.call({"dry": None, "name": "nm", "size": None, "kind": "a"})
+    assert (request.url, request.body) == ("/things", {"name": "nm", "kind": "a"})
+
+
+def test_dropped_keywords_are_enforced_after_reading() -> None:
+    """S22.2: `minLength`, `default` and the like leave the view; the document still judges."""
+    tool = model_tool(plan(THING), "openai")
+    name = tool.parameters["properties"]["name"]
+    assert name == {"type": "string"}
+    with pytest.raises(ArgumentError, match="'n' is too short"):
+        tool.call({"dry": None, "name": "n", "size": None, "kind": None})
+
+
+def test_an_optional_and_nullable_property_is_not_strict() -> None:
+    """S22.2: the view could not tell null from absent: `strict: false`, the document's schema
+    unchanged, the reason naming where."""
+    body = {"type": "object", "properties": {"note": {"type": ["string", "null"]}}}
+    made = plan(body)
+    tool = model_tool(made, "openai")
+    assert tool.strict is False
+    assert tool.reasons == (
+        "/properties/note: optional and nullable (the view could not tell null from absent)",
+    )
+    assert tool.parameters == made.input_schema
+    assert tool.call({"note": None}).body == {"note": None}  # read as it is: null stays null
+
+
+def test_a_map_is_a_list_of_pairs_read_back_into_the_object() -> None:
+    """S22.2, S22.3: `additionalProperties: <schema>` without properties is `{key, value}`
+    pairs; a key given twice is an argument error."""
+    body = {
+        "type": "object",
+        "properties": {"metadata": {"type": "object", "additionalProperties": {"type": "string"}}},
+        "required": ["metadata"],
+    }
+    tool = model_tool(plan(body), "openai")
+    assert tool.strict is True
+    pairs = tool.parameters["properties"]["metadata"]
+    assert pairs["type"] == "array"
+    assert pairs["items"]["properties"] == {"key": {"type": "string"}, "value": {"type": "string"}}
+    assert strict_compatible(tool.parameters)
+    call = {"dry": None, "metadata": [{"key": "a", "value": "1"}, {"key": "b", "value": "2"}]}
+    assert tool.call(call).body == {"metadata": {"a": "1", "b": "2"}}
+    with pytest.raises(ArgumentError) as caught:
+        tool.call(
+            {"dry": None, "metadata": [{"key": "a", "value": "1"}, {"key": "a", "value": "2"}]}
+        )
+    assert caught.value.message == (
+        "Invalid arguments for tool 'make': metadata.1.key: the key 'a' is given twice"
+    )
+    with pytest.raises(ArgumentError, match=r"metadata\.b: 2 is not of type 'string'"):
+        tool.call({"dry": None, "metadata": [{"key": "b", "value": 2}]})
+
+
+def test_a_free_form_object_is_its_json_text() -> None:
+    """S22.2, S22.3: an open object with no properties and no value schema is a string of its
+    JSON text, parsed back; text that is not a JSON object is an argument error."""
+    body = {"type": "object", "properties": {"extra": {"type": "object"}}, "required": ["extra"]}
+    tool = model_tool(plan(body), "openai")
+    assert tool.parameters["properties"]["extra"]["type"] == "string"
+    assert tool.call({"dry": None, "extra": '{"a": [1, {"b": null}]}'}).body == {
+        "extra": {"a": [1, {"b": None}]}
+    }
+    for text in ("[1]", "not json", "7"):
+        with pytest.raises(ArgumentError, match="extra: the text is not a JSON object"):
+            tool.call({"dry": None, "extra": text})
+
+
+def test_an_open_object_with_properties_is_closed_in_the_view() -> None:
+    """S22.2: tighter, never looser: the view closes it; the document would have taken more."""
+    body = {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}
+    tool = model_tool(plan(body), "openai")
+    assert tool.parameters["additionalProperties"] is False
+    assert plan(body).call({"a": "x", "more": 1}).body == {"a": "x", "more": 1}
+
+
+@pytest.mark.parametrize(
+    ("body", "reason"),
+    [
+        (
+            {"type": "object", "properties": {"any": {}}, "required": ["any"]},
+            "/properties/any: an untyped value (strict mode needs every value's type)",
+        ),
+        (
+            {"type": "object", "properties": {"list": {"type": "array"}}, "required": ["list"]},
+            "/properties/list: an array of untyped items",
+        ),
+        (
+            {
+                "type": "object",
+                "properties": {"pair": {"type": "array", "prefixItems": [{"type": "string"}]}},
+                "required": ["pair"],
+            },
+            "/properties/pair: a tuple (strict mode types arrays by `items` only)",
+        ),
+    ],
+    ids=["untyped", "untyped-items", "tuple"],
+)
+def test_what_cant_be_strict_says_why(body: dict[str, Any], reason: str) -> None:
+    tool = model_tool(plan(body), "openai")
+    assert (tool.strict, tool.reasons) == (False, (reason,))
+    assert tool.definition["function"]["strict"] is False
+
+
+def nested_objects(levels: int) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "string"}
+    for _ in range(levels):
+        schema = {"type": "object", "properties": {"x": schema}, "required": ["x"]}
+    return schema
+
+
+@pytest.mark.parametrize(
+    ("body", "reason"),
+    [
+        (nested_objects(11), "/: 11 levels of nested objects (strict mode takes 10)"),
+        (
+            {
+                "type": "object",
+                "properties": {f"p{i}": {"type": "string"} for i in range(5001)},
+                "required": [f"p{i}" for i in range(5001)],
+            },
+            "/: 5002 properties (strict mode takes 5000)",
+        ),
+    ],
+    ids=["depth", "properties"],
+)
+def test_openais_size_limits_count(body: dict[str, Any], reason: str) -> None:
+    """S22.2: 10 levels of nested objects, 5,000 properties (the flat root is the body's own
+    level, and its `dry` one property more)."""
+    tool = model_tool(plan(body), "openai")
+    assert (tool.strict, tool.reasons) == (False, (reason,))
+    smaller = model_tool(plan(nested_objects(10)), "openai")
+    assert smaller.strict is True
+
+
+def test_one_of_becomes_any_of_and_a_union_reads_by_kind() -> None:
+    """S22.2: `oneOf` is `anyOf`; an object branch that reads back and a string branch are told
+    apart by the value's kind (Stripe's `""`-to-unset unions)."""
+    unset = {"type": "string", "enum": [""]}
+    options = {"type": "object", "properties": {"color": {"type": "string"}}}
+    body = {
+        "type": "object",
+        "properties": {"opts": {"oneOf": [options, unset]}},
+        "required": ["opts"],
+    }
+    tool = model_tool(plan(body), "openai")
+    assert tool.strict is True
+    opts = tool.parameters["properties"]["opts"]
+    assert "anyOf" in opts
+    assert "oneOf" not in opts
+    assert tool.call({"dry": None, "opts": {"color": None}}).body == {"opts": {}}
+    assert tool.call({"dry": None, "opts": ""}).body == {"opts": ""}
+
+
+def test_a_nested_all_of_that_merges_is_merged() -> None:
+    """S22.2: a nested `allOf` S6.1 could merge is merged in the view."""
+    merged = {
+        "allOf": [
+            {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
+            {"type": "object", "properties": {"b": {"type": "integer"}}},
+        ]
+    }
+    body = {"type": "object", "properties": {"both": merged}, "required": ["both"]}
+    tool = model_tool(plan(body), "openai")
+    assert tool.strict is True
+    both = tool.parameters["properties"]["both"]
+    assert both["properties"] == {"a": {"type": "string"}, "b": {"type": ["integer", "null"]}}
+
+
+def test_look_around_patterns_and_unlisted_formats_leave_the_view() -> None:
+    body = {
+        "type": "object",
+        "properties": {
+            "code": {"type": "string", "pattern": "^(?!x)[a-z]+$"},
+            "mail": {"type": "string", "format": "email", "pattern": "@"},
+            "site": {"type": "string", "format": "uri"},
+        },
+        "required": ["code", "mail", "site"],
+    }
+    tool = model_tool(plan(body), "openai")
+    properties = tool.parameters["properties"]
+    assert properties["code"] == {"type": "string"}
+    assert properties["mail"] == {"type": "string", "pattern": "@", "format": "email"}
+    assert properties["site"] == {"type": "string"}
+    with pytest.raises(ArgumentError, match="does not match"):  # enforced after reading
+        tool.call({"dry": None, "code": "xa", "mail": "a@b", "site": "s"})
+
+
+TREE = {
+    "openapi": "3.1.0",
+    "paths": {
+        "/trees": {
+            "post": {
+                "operationId": "plant",
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "application/json": {"schema": {"$ref": "#/components/schemas/Node"}}
+                    },
+                },
+            }
+        }
+    },
+    "components": {
+        "schemas": {
+            "Node": {
+                "type": "object",
+                "properties": {
+                    "name": {"type": "string"},
+                    "children": {"type": "array", "items": {"$ref": "#/components/schemas/Node"}},
+                },
+                "required": ["name", "children"],
+            }
+        }
+    },
+}
+
+
+def test_recursion_keeps_references_in_openai_and_is_cut_in_gemini() -> None:
+    """S22.2: references point at `#/$defs/<name>`; S22.5: Gemini inlines them, a recursive one
+    cut at its third level into JSON text (read back like a free-form object)."""
+    (made,) = plan_document(TREE, style="flat").tools
+    openai = model_tool(made, "openai")
+    assert openai.strict is True
+    assert openai.parameters["properties"]["children"]["items"] == {"$ref": "#/$defs/Node"}
+    assert strict_compatible(openai.parameters)
+    gemini = model_tool(made, "gemini")
+    genai.FunctionDeclaration.model_validate(gemini.definition)
+    level = gemini.parameters["properties"]["children"]["items"]  # followed once ...
+    for _ in range(3):  # ... twice, three times, then cut
+        level = level["properties"]["children"]["items"]
+    assert level == {
+        "type": "string",
+        "description": "JSON text of the value (nested too deeply to describe here).",
+    }
+    assert gemini.reasons == (
+        "/$defs/Node/properties/children/items: a recursive reference to `Node` is cut into JSON text",
+    )
+    deep = '{"name": "d", "children": []}'
+    leaf = {"name": "c", "children": [deep]}
+    call = {
+        "name": "a",
+        "children": [{"name": "b", "children": [{"name": "b2", "children": [leaf]}]}],
+    }
+    body = gemini.call(call).body
+    assert body["children"][0]["children"][0]["children"][0]["children"] == [
+        {"name": "d", "children": []}
+    ]
+
+
+def test_gemini_takes_its_schema_subset_and_nullable() -> None:
+    """S22.5: one type (`null` in a list is `nullable`), string enums only, every other keyword
+    dropped; the SDK's own model (which forbids unknown keys) takes the definition."""
+    body = {
+        "type": "object",
+        "properties": {
+            "note": {"type": ["string", "null"], "maxLength": 5, "pattern": "^a"},
+            "level": {"type": "integer", "enum": [1, 2], "exclusiveMinimum": 0},
+            "tags": {"type": "array", "items": {"type": "string"}, "uniqueItems": True},
+            "choice": {"oneOf": [{"type": "string"}, {"type": "integer"}]},
+        },
+        "required": ["note"],
+    }
+    tool = model_tool(plan(body), "gemini")
+    genai.FunctionDeclaration.model_validate(tool.definition)
+    properties = tool.parameters["properties"]
+    assert properties["note"] == {"type": "string", "maxLength": 5, "nullable": True}
+    assert properties["level"] == {"type": "integer"}
+    assert properties["tags"] == {"type": "array", "items": {"type": "string"}}
+    assert properties["choice"] == {"anyOf": [{"type": "string"}, {"type": "integer"}]}
+    assert tool.definition["name"] == "make"
+    assert set(tool.definition) == {"name", "description", "parameters"}
+    assert tool.call({"note": None, "level": None}).body == {"note": None}  # level: absent
+
+
+def test_anthropic_takes_the_schema_as_it_is() -> None:
+    made = plan(THING)
+    tool = model_tool(made, "anthropic")
+    assert tool.definition == {
+        "name": "make",
+        "description": "Make a thing",
+        "input_schema": made.input_schema,
+    }
+    assert tool.call({"name": "nm"}).body == {"name": "nm"}
+
+
+def test_names_a_model_api_refuses_are_view_errors() -> None:
+    """S22.1: tool names `^[a-zA-Z0-9_-]{1,64}$` for every API; Anthropic's property keys
+    `^[a-zA-Z0-9_.-]{1,64}$` at any depth; `portable_names=True` fixes a tool name or a
+    top-level argument, never a key inside a body."""
+    document: dict[str, Any] = {
+        "openapi": "3.1.0",
+        "paths": {
+            "/a": {
+                "get": {
+                    "operationId": "meta.root",
+                    "parameters": [
+                        {"name": "include[]", "in": "query", "schema": {"type": "string"}}
+                    ],
+                }
+            }
+        },
+    }
+    (dotted,) = plan_document(document, style="flat").tools
+    apis: list[ModelApi] = ["openai", "anthropic", "gemini"]
+    for api in apis:
+        with pytest.raises(ViewError) as caught:
+            model_tool(dotted, api)
+        assert caught.value.pointer == "/name"
+        assert caught.value.message == (
+            f"{api} can't take tool 'meta.root': the tool name 'meta.root' at /name does not "
+            "match [a-zA-Z0-9_-]{1,64}; plan with portable_names=True (--portable-names) to "
+            "make it one"
+        )
+    document["paths"]["/a"]["get"]["operationId"] = "root"
+    (bracketed,) = plan_document(document, style="flat").tools
+    with pytest.raises(ViewError) as caught:
+        model_tool(bracketed, "anthropic")
+    assert (caught.value.pointer, caught.value.portable) == ("/properties/include[]", True)
+    portable = Options.preset(portable_names=True)
+    (fixed,) = plan_document(document, style="flat", options=portable).tools
+    assert model_tool(fixed, "anthropic").definition["input_schema"]["properties"].keys() == {
+        "include"
+    }
+    deep = plan({"type": "object", "properties": {"a b": {"type": "string"}}}, style="nested")
+    with pytest.raises(ViewError) as caught:
+        model_tool(deep, "anthropic")
+    assert caught.value.pointer == "/properties/body/properties/a b"
+    assert "does not rename keys inside a body" in caught.value.message
+    again = ToolshapeError.from_dict(caught.value.to_dict())
+    assert isinstance(again, ViewError)
+    assert str(again) == str(caught.value)
+
+
+def test_an_api_the_library_does_not_know_is_refused() -> None:
+    with pytest.raises(ValueError, match="api can't be 'claude'"):
+        model_tool(plan(THING), "claude")  # type: ignore[arg-type]
+
+
+def test_the_command_line_prints_the_view(tmp_path: Any) -> None:
+    """S22.6: `toolshape plan --json --schema-view openai-strict` prints each tool with the
+    view's input schema and the model definitions."""
+    import io
+
+    from toolshape.cli import main
+
+    spec = tmp_path / "tree.json"
+    spec.write_text(json.dumps(TREE), encoding="utf-8")
+    out = io.StringIO()
+    assert (
+        main(
+            ["plan", str(spec), "--json", "--style", "flat", "--schema-view", "openai-strict"],
+            out,
+            io.StringIO(),
+        )
+        == 0
+    )
+    shown = json.loads(out.getvalue())
+    (model,) = shown["modelTools"]
+    assert model["strict"] is True
+    assert shown["tools"][0]["inputSchema"] == model["definition"]["function"]["parameters"]
+
+
+# -- over the corpus ---------------------------------------------------------------------------
+
+EVERY_OPERATION = Options.preset(
+    portable_names=True, on_collision="rename", on_unflattenable="nested"
+)
+
+
+def corpus_paths() -> list[Any]:
+    """The slice in the repository, and the whole documents `TOOLSHAPE_CORPUS` names (in place
+    of the slice's cut-down copies)."""
+    whole = whole_corpus()
+    return whole or sorted(SLICE.glob("*.json"))
+
+
+@pytest.mark.corpus
+def test_the_views_over_the_corpus() -> None:
+    """S22.1, S22.2, S22.5 over every corpus tool, flat and nested, planned so that every
+    operation is a tool: every view it calls strict passes pydantic-ai's strict-mode check, at
+    least 90% of all tools are strict; every Gemini definition is one google-genai's model
+    takes; every Anthropic name is valid but the keys inside bodies (which `portable_names`
+    does not rename)."""
+    counts = {"tools": 0, "strict": 0}
+    for path in corpus_paths():
+        document = corpus_document(path)
+        for style in ("flat", "nested"):
+            result = plan_document(document, style=style, options=EVERY_OPERATION)
+            for made in result.tools:
+                counts["tools"] += 1
+                openai = model_tool(made, "openai")
+                if openai.strict:
+                    counts["strict"] += 1
+                    assert strict_compatible(openai.parameters), (path.stem, made.name)
+                else:
+                    assert openai.reasons, (path.stem, made.name)
+                genai.FunctionDeclaration.model_validate(model_tool(made, "gemini").definition)
+                refused = outcome_of_view(made)
+                assert refused is None or not refused.portable, (path.stem, made.name)
+    assert counts["strict"] >= 0.9 * counts["tools"], counts
+
+
+# -- the reading is exact (S22.3), a law over the corpus ------------------------------------------
+
+
+class Twin:
+    """A call in the plan's own shape and its twin in a view's shape, built together from one
+    generated value, walking the document's schema (not the library's reading)."""
+
+    def __init__(self, defs: dict[str, Any], rng: random.Random, nulls: bool) -> None:
+        self.defs, self.rng, self.nulls = defs, rng, nulls
+
+    def of(self, schema: Any, value: Any) -> tuple[Any, Any]:
+        while isinstance(schema, dict) and "$ref" in schema:
+            schema = self.defs[
+                schema["$ref"].removeprefix("#/$defs/").replace("~1", "/").replace("~0", "~")
+            ]
+        if not isinstance(schema, dict):
+            return value, value
+        if isinstance(schema.get("allOf"), list):
+            merged = merge_allof({"type": "object", **schema}, self.defs)
+            if isinstance(merged, dict):
+                return self.of(merged, value)
+            branches = [b for b in schema["allOf"] if set(b) - {"description", "title"}]
+            if len(branches) == 1:
+                return self.of(branches[0], value)
+            return value, value  # an `allOf` no view can merge: left untyped, read as it is
+        for key in ("anyOf", "oneOf"):
+            if isinstance(schema.get(key), list) and "type" not in schema:
+                if self.ambiguous(schema[key]):  # S22.3: read by kind only when kinds differ
+                    return value, value
+                branch = next((b for b in schema[key] if kind_fits(b, value, self.defs)), None)
+                return self.of(branch, value) if branch is not None else (value, value)
+        if isinstance(value, dict):
+            return self.object(schema, value)
+        if isinstance(value, list) and isinstance(schema.get("items"), dict):
+            pairs = [self.of(schema["items"], item) for item in value]
+            return [p for p, _ in pairs], [v for _, v in pairs]
+        return value, value
+
+    def ambiguous(self, branches: list[Any]) -> bool:
+        """Whether two branches of a union are of one kind in a view and one of them is
+        reshaped there (a map's pairs, an object's JSON text, optional nulls): the views then
+        keep the union as it is."""
+        kinds: list[tuple[str, bool]] = []
+        for branch in branches:
+            while isinstance(branch, dict) and "$ref" in branch:
+                branch = self.defs.get(branch["$ref"].removeprefix("#/$defs/"), {})
+            if not isinstance(branch, dict):
+                return True
+            kind = branch.get("type", "object" if "properties" in branch else "any")
+            if kind == "object":
+                props = branch.get("properties") or {}
+                more = branch.get("additionalProperties", True)
+                if not props and more is not False:
+                    kinds.append(
+                        (
+                            "array"
+                            if isinstance(more, dict) and any(k in more for k in TYPED)
+                            else "string",
+                            True,
+                        )
+                    )
+                else:
+                    kinds.append(("object", True))  # its properties may read back
+            elif isinstance(kind, str):
+                kinds.append(("number" if kind == "integer" else kind, False))
+            else:
+                return True
+        return any(
+            reshaped and sum(1 for k, _ in kinds if k == kind) > 1 for kind, reshaped in kinds
+        )
+
+    def object(self, schema: dict[str, Any], value: dict[str, Any]) -> tuple[Any, Any]:
+        properties = schema.get("properties") or {}
+        more = schema.get("additionalProperties", True)
+        if not properties and isinstance(more, dict) and any(k in more for k in TYPED):
+            pairs = [(k, self.of(more, v)) for k, v in value.items()]
+            return {k: p for k, (p, _) in pairs}, [{"key": k, "value": v} for k, (_, v) in pairs]
+        if not properties and more is not False:
+            return value, json.dumps(value)
+        required = set(schema.get("required", []))
+        mine: dict[str, Any] = {}
+        theirs: dict[str, Any] = {}
+        for name, item in value.items():
+            if name not in required and self.rng.random() < 0.3:
+                if self.nulls:
+                    theirs[name] = None
+                continue
+            mine[name], theirs[name] = self.of(properties.get(name, True), item)
+        if self.nulls:
+            theirs.update((name, None) for name in properties if name not in value)
+        return mine, theirs
+
+
+def kind_fits(branch: Any, value: Any, defs: dict[str, Any]) -> bool:
+    while isinstance(branch, dict) and "$ref" in branch:
+        branch = defs.get(branch["$ref"].removeprefix("#/$defs/"), {})
+    if not isinstance(branch, dict):
+        return True
+    kind = branch.get("type")
+    kinds = kind if isinstance(kind, list) else [kind] if kind else []
+    if not kinds:
+        return True
+    actual = {dict: "object", list: "array", str: "string", bool: "boolean", type(None): "null"}
+    name = actual.get(type(value), "number")
+    return name in kinds or (name == "number" and "integer" in kinds)
+
+
+def outcome_of_view(made: Plan) -> ViewError | None:
+    """The `ViewError` Anthropic's view of `made` raises, or None."""
+    try:
+        model_tool(made, "anthropic")
+    except ViewError as error:
+        return error
+    return None
+
+
+def outcome(call: Any) -> Any:
+    try:
+        request = call()
+    except ArgumentError as error:
+        return ("refused", error.message)
+    return ("request", request.method, request.url, request.headers, request.body)
+
+
+@pytest.mark.corpus
+@pytest.mark.laws
+def test_a_view_shaped_twin_routes_to_the_same_request() -> None:
+    """S22.3: for calls made from the plan's own schema (every optional property sometimes
+    left out), the twin in the strict or Gemini view's shape routes to the identical request;
+    and `ModelTool.call` of a view-shaped call is `Plan.call` of its reading, refusals included."""
+    from tests.test_drift import Generator, Unable
+
+    checked = 0
+    for path in corpus_paths():
+        document = corpus_document(path)
+        result = plan_document(document, style="flat", options=EVERY_OPERATION)
+        for made in result.tools[::3]:
+            schema = made.input_schema
+            views: list[ModelApi] = ["openai", "gemini"]
+            for api in views:
+                tool = model_tool(made, api)
+                if api == "openai" and not tool.strict:
+                    continue
+                rng = random.Random(f"{made.name}/{api}")
+                try:
+                    value = Generator(schema).value(schema)
+                except (Unable, KeyError, RecursionError):
+                    continue
+                mine, theirs = Twin(schema.get("$defs", {}), rng, api == "openai").of(schema, value)
+                expected = outcome(partial(made.call, mine))
+                if expected[0] != "request":
+                    continue
+                assert outcome(partial(tool.call, theirs)) == expected, (made.name, api)
+                checked += 1
+                spoiled = json.loads(json.dumps(theirs).replace('"key": ', '"kee": ', 1))
+                assert outcome(partial(tool.call, spoiled)) == outcome(
+                    partial(lambda tool, made, v: made.call(tool.read(v)), tool, made, spoiled)
+                )
+    assert checked >= 20
