@@ -5,7 +5,8 @@ Run: python -m benchmarks.corpus_report  (the output is docs/corpus.md's table);
      python -m benchmarks.corpus_report --unions  (docs/unions.md's table);
      python -m benchmarks.corpus_report --security  (docs/corpus.md's S18 table);
      python -m benchmarks.corpus_report --coverage  (docs/corpus.md's S19/S21 table);
-     python -m benchmarks.corpus_report --listing  (docs/corpus.md's S16.7/S17.9/S20.1 table)
+     python -m benchmarks.corpus_report --listing  (docs/corpus.md's S16.7/S17.9/S20.1 table);
+     python -m benchmarks.corpus_report --views  (docs/corpus.md's S22 table)
 """
 
 from __future__ import annotations
@@ -189,6 +190,32 @@ def listing() -> None:
         )
 
 
+def views() -> None:
+    """S22 per document: the OpenAI view strict for how many tools (flat and nested, every
+    operation a tool), and why the rest are not, every reason counted."""
+    options = toolshape.Options.preset(
+        portable_names=True, on_collision="rename", on_unflattenable="nested"
+    )
+    print("| document | style | tools | strict | rate | why not (each reason counted) |")
+    print("|---|---|---:|---:|---:|---|")
+    total = strict = 0
+    for path in sorted(CORPUS.glob("*.json")):
+        document = json.loads(path.read_text(encoding="utf-8"))
+        for style in ("flat", "nested"):
+            result = toolshape.plan_document(document, style=style, options=options)
+            reasons: collections.Counter[str] = collections.Counter()
+            count = 0
+            for plan in result.tools:
+                tool = toolshape.model_tool(plan, "openai")
+                count += tool.strict
+                reasons.update(r.split(": ", 1)[1].split(" (")[0] for r in tool.reasons)
+            total, strict = total + len(result.tools), strict + count
+            why = ", ".join(f"{reason} {n}" for reason, n in reasons.most_common()) or "-"
+            rate = count / len(result.tools) if result.tools else 1.0
+            print(f"| {path.stem} | {style} | {len(result.tools)} | {count} | {rate:.0%} | {why} |")
+    print(f"| all | both | {total} | {strict} | {strict / total:.0%} | |")
+
+
 def _megabytes(result: toolshape.PlanResult) -> str:
     size = sum(len(json.dumps(t.to_mcp_tool(), ensure_ascii=False).encode()) for t in result.tools)
     return f"{size / 1e6:.1f} MB"
@@ -200,6 +227,7 @@ REPORTS = {
     "--coverage": coverage,
     "--unions": unions,
     "--listing": listing,
+    "--views": views,
 }
 
 if __name__ == "__main__":

@@ -610,3 +610,65 @@ def test_a_relative_server_asks_for_a_base_url(tmp_path: Path) -> None:
     code, err = run_cli("serve", str(spec))
     assert code == 2
     assert "the document's first server `/v1` is relative; give the API's base URL" in err
+
+
+@pytest.mark.integration
+def test_pydantic_ai_runs_openai_tools_strict_through_the_strict_view(
+    upstream: up.Upstream, tmp_path: Path
+) -> None:
+    """S22.6: `toolshape serve --schema-view openai-strict`: pydantic-ai (with an OpenAI model's
+    profile) marks the tools strict by its own check, and a call with `null` for the optional
+    arguments reaches the upstream without them."""
+    from pydantic_ai import Agent
+    from pydantic_ai.mcp import MCPToolset
+    from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, ToolCallPart
+    from pydantic_ai.models.function import AgentInfo, FunctionModel
+    from pydantic_ai.profiles.openai import openai_model_profile
+
+    spec = write_document(tmp_path, upstream.base_url)
+    seen_tools: dict[str, Any] = {}
+
+    def model(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        if len(messages) > 1:
+            return ModelResponse(parts=[TextPart("done")])
+        seen_tools.update((tool.name, tool) for tool in info.function_tools)
+        arguments = {
+            "id": "s1",
+            "verbose": None,
+            "x-trace": None,
+            "name": "n",
+            "tags": None,
+            "size": None,
+        }
+        return ModelResponse(parts=[ToolCallPart("createThing", arguments)])
+
+    function_model = FunctionModel(model, profile=openai_model_profile("gpt-4o"))
+    with http_server(str(spec), "--schema-view", "openai-strict") as url:
+        agent = Agent(function_model, toolsets=[MCPToolset(url, tool_error_behavior="error")])
+        before = len(upstream.seen)
+        anyio.run(agent.run, "make a thing")
+    assert seen_tools["createThing"].strict is True
+    assert seen_tools["getThing"].strict is True
+    ((seen,),) = [upstream.since(before)]
+    assert (seen.method, seen.path, seen.query) == ("POST", "/things/s1", "")
+    assert "x-trace" not in seen.headers
+    assert json.loads(seen.body) == {"name": "n"}
+
+
+def test_a_gemini_view_is_listed_and_read_back(upstream: up.Upstream) -> None:
+    """S22.6: with `schema_view="gemini"` each tool's input schema is the Gemini view's, and a
+    call made in that shape reads back before the plan judges it."""
+    from toolshape import model_tool
+
+    api = Api(plans(), base_url=upstream.base_url, schema_view="gemini")
+
+    async def work(client: Client) -> tuple[Any, types.CallToolResult]:
+        listed = await client.list_tools()
+        return listed, await client.call_tool("listThings", {"limit": None, "tag": ["a"]})
+
+    listed, answer = served([api], work)
+    by_name = {t.name: t for t in listed.tools}
+    for made in api.plans:
+        assert by_name[made.name].input_schema == model_tool(made, "gemini").parameters
+    assert answer.structured_content is not None
+    assert answer.structured_content["query"] == "tag=a"  # `limit: null` read as absent
