@@ -151,6 +151,14 @@ def test_upstream_failures_are_answers_and_the_server_keeps_serving(upstream: up
     assert after.structured_content["path"] == "/things/after"
 
 
+def test_a_tls_failure_is_an_answer_naming_it(upstream: up.Upstream) -> None:
+    """S23.5: TLS with a server that speaks plain HTTP fails; the answer says so."""
+    https = upstream.base_url.replace("http://", "https://")
+    result = call(Api(plans(), base_url=https, name="echo"), "echo_getThing", {"id": "t"})
+    assert result.is_error
+    assert text(result).startswith("echo: GET /things/t failed: TLS with 127.0.0.1:")
+
+
 def test_tools_list_is_paginated(upstream: up.Upstream) -> None:
     """S23.2: pages of `page_size` tools with cursors; every tool once, in order."""
     api = Api(plans(), base_url=upstream.base_url)
