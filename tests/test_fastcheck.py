@@ -131,15 +131,16 @@ JSON_VALUES = st.recursive(
 @example(1, True, [1, True])
 @example([0], [False], [[0], [False], {"a": 1.0}, {"a": 1}])
 @example({"a": 1}, {"a": 1.0}, [1.0, 1])
-def test_the_vendored_helpers_decide_as_jsonschema_does(
+def test_equality_and_the_vendored_uniq_decide_as_jsonschema_does(
     one: Any, two: Any, items: list[Any]
 ) -> None:
-    """The three helpers vendored from jsonschema decide equality and uniqueness as
-    jsonschema's public validators do (`const`, `uniqueItems`)."""
-    from toolshape.schema._jsonschema_utils import equal as vendored_equal
+    """The equality toolshape shares with the helper vendored from jsonschema, and that
+    helper, decide equality and uniqueness as jsonschema's public validators do (`const`,
+    `uniqueItems`)."""
+    from toolshape.model._json import equal
     from toolshape.schema._jsonschema_utils import uniq
 
-    assert vendored_equal(one, two) is validators.Draft202012Validator({"const": one}).is_valid(two)
+    assert equal(one, two) is validators.Draft202012Validator({"const": one}).is_valid(two)
     assert uniq(items) is validators.Draft202012Validator({"uniqueItems": True}).is_valid(items)
 
 

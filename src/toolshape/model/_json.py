@@ -90,7 +90,8 @@ def thaw(value: T) -> T:
     return root  # type: ignore[no-any-return]
 
 
-def _unbool(value: Any) -> Any:
+def unbool(value: Any) -> Any:
+    """`value`, with `true` and `false` made distinct from `1` and `0` (jsonschema's rule)."""
     if value is True:
         return _TRUE
     if value is False:
@@ -110,4 +111,4 @@ def equal(one: Any, two: Any) -> bool:
         return len(one) == len(two) and all(equal(a, b) for a, b in zip(one, two, strict=True))
     if isinstance(one, Mapping) and isinstance(two, Mapping):
         return one.keys() == two.keys() and all(equal(one[k], two[k]) for k in one)
-    return bool(_unbool(one) == _unbool(two))
+    return bool(unbool(one) == unbool(two))

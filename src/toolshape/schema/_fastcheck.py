@@ -26,10 +26,8 @@ from typing import Any
 
 from jsonschema import Draft7Validator, Draft202012Validator
 
-from toolshape.model._json import equal
+from toolshape.model._json import equal, unbool
 from toolshape.schema._dialects import DRAFT7, DRAFT2020_12
-from toolshape.schema._jsonschema_utils import equal as _jsonschema_equal
-from toolshape.schema._jsonschema_utils import unbool as _jsonschema_unbool
 from toolshape.schema._jsonschema_utils import uniq as _jsonschema_uniq
 from toolshape.schema._pointers import unescape
 from toolshape.schema._regex import linear, nested_quantifier, searcher
@@ -91,8 +89,8 @@ def unique(items: list[Any]) -> bool:
     if kinds <= _HASHED_EXACTLY:  # text and integers: a set of them is exact
         return len(set(items)) == len(items)
     try:
-        ordered = sorted(_jsonschema_unbool(i) for i in items)
-        return not any(_jsonschema_equal(a, b) for a, b in pairwise(ordered))
+        ordered = sorted(unbool(i) for i in items)
+        return not any(equal(a, b) for a, b in pairwise(ordered))
     except (NotImplementedError, TypeError):
         pass
     try:

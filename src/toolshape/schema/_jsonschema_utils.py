@@ -1,6 +1,6 @@
 """Code of jsonschema's private modules, vendored so toolshape imports no private name of
-another library: `equal`, `unbool` and `uniq` (`jsonschema/_utils.py`: the equality and
-uniqueness `const`, `enum` and `uniqueItems` decide by, which the fast path mirrors, S13.3), and
+another library: `uniq` (`jsonschema/_utils.py`: the uniqueness `uniqueItems` decides by, which
+the fast path mirrors, S13.3; its `equal` and `unbool` are `toolshape.model._json`'s), and
 the keywords `pattern`, `patternProperties` and `additionalProperties`
 (`jsonschema/_keywords.py`) with their regular expressions searched by a function the caller
 gives (RE2 where it reads a pattern alike, S24.8).
@@ -32,41 +32,15 @@ THE SOFTWARE.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from jsonschema.exceptions import ValidationError
 
+from toolshape.model._json import equal, unbool
+
 #: Whether a text holds a match of a pattern (a JSON Schema `pattern` is searched).
 Search = Callable[[str, str], bool]
-
-_TRUE = object()
-_FALSE = object()
-
-
-def equal(one: Any, two: Any) -> bool:
-    """Whether two JSON values are equal, `True` not being `1` (recursing into sequences and
-    mappings to do the same)."""
-    if one is two:
-        return True
-    if isinstance(one, str) or isinstance(two, str):
-        return bool(one == two)
-    if isinstance(one, Sequence) and isinstance(two, Sequence):
-        return len(one) == len(two) and all(equal(i, j) for i, j in zip(one, two, strict=True))
-    if isinstance(one, Mapping) and isinstance(two, Mapping):
-        return len(one) == len(two) and all(
-            key in two and equal(value, two[key]) for key, value in one.items()
-        )
-    return bool(unbool(one) == unbool(two))
-
-
-def unbool(element: Any) -> Any:
-    """`element`, with `True` and `False` made distinct from `1` and `0` (for `uniq`)."""
-    if element is True:
-        return _TRUE
-    if element is False:
-        return _FALSE
-    return element
 
 
 def uniq(container: Any) -> bool:
