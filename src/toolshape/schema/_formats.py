@@ -13,6 +13,7 @@ text with JavaScript's `RegExp`) refuses what Python can't compile or reads diff
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Mapping
 
@@ -179,18 +180,20 @@ _FOLD_TO_ASCII = {0x017F: "s", 0x212A: "k"}
 
 
 def _matcher(name: str) -> Callable[[str], bool]:
+    """Whether a text holds a match of `_AJV[name]` (compiled when first asked: importing
+    toolshape compiles none of these)."""
     pattern, flags = _AJV[name]
-    search = searcher(_python(pattern, flags))
-    return lambda text: search(_folded(text, flags))
+    search = functools.cache(lambda: searcher(_python(pattern, flags)))
+    return lambda text: search()(_folded(text, flags))
 
 
 def _groups(name: str) -> Callable[[str], tuple[str | None, ...] | None]:
-    """The groups of a whole match of `_AJV[name]`, or None."""
+    """The groups of a whole match of `_AJV[name]`, or None (compiled when first asked)."""
     pattern, flags = _AJV[name]
-    compiled = re.compile(_python(pattern, flags))
+    compiled = functools.cache(lambda: re.compile(_python(pattern, flags)))
 
     def groups(text: str) -> tuple[str | None, ...] | None:
-        match = compiled.match(_folded(text, flags))
+        match = compiled().match(_folded(text, flags))
         return None if match is None else match.groups()
 
     return groups
