@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from toolshape.flatten._keywords import BRANCH_KEYWORDS, is_annotation
 from toolshape.model._json import Unchecked, equal, is_map
 from toolshape.model._types import Schema, Wrapped
-from toolshape.schema._dialects import DIALECTS, DRAFT2020_12
+from toolshape.schema._dialects import DIALECTS, DRAFT2020_12, Dialect
 from toolshape.schema._pointers import follow
 
 _HOW = 'Give every branch `"type": "object"` with only `properties`, `required` and annotations'
@@ -50,6 +50,27 @@ def merge_allof(
             "S5.10",
             "allOf",
         )
+    problem = _beside_allof(schema, known)
+    if problem is not None:
+        return problem
+    properties: dict[str, Schema] = {}
+    required: list[str] = []
+    for index, raw in enumerate(branches):
+        problem = _merge_branch(resolve_local(raw, defs), index, properties, required)
+        if problem is not None:
+            return problem
+    merged: dict[str, Unchecked] = {
+        "type": "object",
+        "properties": properties,
+        "required": required,
+    }
+    if schema.get("unevaluatedProperties") is False and known.unevaluated:
+        merged["additionalProperties"] = False
+    return merged
+
+
+def _beside_allof(schema: Mapping[str, Unchecked], known: Dialect) -> Wrapped | None:
+    """S6.1: why a keyword beside the root `allOf` keeps it from merging, or None."""
     for key, value in schema.items():
         if key == "allOf" or is_annotation(key):
             continue
@@ -80,64 +101,61 @@ def merge_allof(
             "S5.10",
             key,
         )
-    properties: dict[str, Schema] = {}
-    required: list[str] = []
-    for index, raw in enumerate(branches):
-        branch = resolve_local(raw, defs)
-        where = f"the `body` schema's root `allOf` branch {index}"
-        if not is_map(branch) or branch.get("type") != "object":
-            if not is_map(branch):
-                shown = f"the boolean schema `{json.dumps(branch)}`"
-            elif "$ref" in branch:
-                shown = "a `$ref` with other keywords beside it"
-            elif "type" not in branch:
-                shown = "a schema with no `type`"
-            else:
-                shown = f"`type` {json.dumps(branch['type'])}"
+    return None
+
+
+def _merge_branch(
+    branch: Unchecked, index: int, properties: dict[str, Schema], required: list[str]
+) -> Wrapped | None:
+    """S6.1: adds branch `index`'s properties and required names to those merged so far, or
+    says why it can't be merged."""
+    where = f"the `body` schema's root `allOf` branch {index}"
+    if not is_map(branch) or branch.get("type") != "object":
+        if not is_map(branch):
+            shown = f"the boolean schema `{json.dumps(branch)}`"
+        elif "$ref" in branch:
+            shown = "a `$ref` with other keywords beside it"
+        elif "type" not in branch:
+            shown = "a schema with no `type`"
+        else:
+            shown = f"`type` {json.dumps(branch['type'])}"
+        return Wrapped(
+            f'{where} is not `type: "object"` (it is {shown}), so the branches can\'t be '
+            f"merged into one object. {_HOW}",
+            "S5.10",
+            "allOf",
+        )
+    for key in branch:
+        if key not in BRANCH_KEYWORDS and not is_annotation(key):
             return Wrapped(
-                f'{where} is not `type: "object"` (it is {shown}), so the branches can\'t be '
-                f"merged into one object. {_HOW}",
+                f"{where} has `{key}`, so the branches can't be merged into one object. {_HOW}",
+                "S5.10",
+                key,
+            )
+    props = branch.get("properties", {})
+    if not is_map(props):
+        return Wrapped(
+            f"{where} has `properties` that is not an object, so it has no properties to "
+            f"merge. {_HOW}",
+            "S5.10",
+            "properties",
+        )
+    for name, prop in props.items():
+        if name in properties and not equal(properties[name], prop):  # S6.1: JSON values
+            return Wrapped(
+                f"`{name}` is declared by two branches of the `body` schema's root `allOf` "
+                "with different schemas, so the branches can't be merged into one object. "
+                "Declare it with the same schema in both, or in one branch only",
                 "S5.10",
                 "allOf",
             )
-        for key in branch:
-            if key not in BRANCH_KEYWORDS and not is_annotation(key):
-                return Wrapped(
-                    f"{where} has `{key}`, so the branches can't be merged into one object. {_HOW}",
-                    "S5.10",
-                    key,
-                )
-        props = branch.get("properties", {})
-        if not is_map(props):
-            return Wrapped(
-                f"{where} has `properties` that is not an object, so it has no properties to "
-                f"merge. {_HOW}",
-                "S5.10",
-                "properties",
-            )
-        for name, prop in props.items():
-            if name in properties and not equal(properties[name], prop):  # S6.1: JSON values
-                return Wrapped(
-                    f"`{name}` is declared by two branches of the `body` schema's root `allOf` "
-                    "with different schemas, so the branches can't be merged into one object. "
-                    "Declare it with the same schema in both, or in one branch only",
-                    "S5.10",
-                    "allOf",
-                )
-            properties.setdefault(name, prop)
-        branch_required = branch.get("required", [])
-        if not isinstance(branch_required, list):
-            return Wrapped(
-                f"{where} has `required` that is not a list, so it can't be merged. {_HOW}",
-                "S5.10",
-                "required",
-            )
-        required.extend(r for r in branch_required if r not in required)
-    merged: dict[str, Unchecked] = {
-        "type": "object",
-        "properties": properties,
-        "required": required,
-    }
-    if schema.get("unevaluatedProperties") is False and known.unevaluated:
-        merged["additionalProperties"] = False
-    return merged
+        properties.setdefault(name, prop)
+    branch_required = branch.get("required", [])
+    if not isinstance(branch_required, list):
+        return Wrapped(
+            f"{where} has `required` that is not a list, so it can't be merged. {_HOW}",
+            "S5.10",
+            "required",
+        )
+    required.extend(r for r in branch_required if r not in required)
+    return None
