@@ -144,7 +144,7 @@ class Output:
     status: str
     """The response it came from (`200`, `2XX`)."""
     content_type: str
-    shapes: dict[tuple[int, int], tuple[Any, Any]] = field(
+    shapes: dict[tuple[int, int], tuple[Any, Any, tuple[str, ...]]] = field(
         default_factory=dict, compare=False, repr=False
     )
     """S16.7: the shape views of the document's definitions, shared by its tools (one dict per

@@ -21,8 +21,9 @@ HOPS = 2
 
 
 #: Shaped definitions shared across the tools of one document: `(id(definition), hops)` →
-#: `(definition, its shape view)` (the definition kept alive, so its `id` stays its own).
-ShapeMemo = dict[tuple[int, int], tuple[Unchecked, Json]]
+#: `(definition, its shape view, the references in that view)` (the definition kept alive, so
+#: its `id` stays its own).
+ShapeMemo = dict[tuple[int, int], tuple[Unchecked, Json, tuple[str, ...]]]
 
 
 class _Versions:
@@ -56,17 +57,17 @@ class _Versions:
         definition = self.defs[name]
         key = (id(definition), hops)
         if self.memo is not None and key in self.memo:
-            shaped = self.memo[key][1]
-            self._follow(shaped, hops)
+            _, shaped, refs = self.memo[key]
+            self._follow(refs, hops)
             return shaped
         shaped = _shape(definition, hops, self)
         if self.memo is not None:
-            self.memo[key] = (definition, shaped)
+            self.memo[key] = (definition, shaped, tuple(_refs(shaped)))
         return shaped
 
-    def _follow(self, shaped: Json, hops: int) -> None:
+    def _follow(self, refs: tuple[str, ...], hops: int) -> None:
         """Note the versions a shared version refers to (this tool keeps them too)."""
-        for ref in _refs(shaped):
+        for ref in refs:
             name = unescape(ref[len(DEFS) :]).removesuffix(f"@{hops + 1}")
             self.ref(def_ref(name), hops + 1)
 
