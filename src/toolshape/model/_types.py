@@ -133,6 +133,12 @@ satisfied. `((),)` (one empty alternative) is "no credential needed"."""
 NO_SECURITY: Security = ((),)
 
 
+#: S16.7: shaped definitions shared across the tools of one document: `(id(definition), hops)`
+#: -> `(definition, its shape view, the references in that view)` (the definition kept alive,
+#: so its `id` stays its own).
+ShapeMemo = dict[tuple[int, int], tuple[Unchecked, Json, tuple[str, ...]]]
+
+
 @dataclass(frozen=True, slots=True)
 class Output:
     """S16.3: an operation's output schema, as read (its response view, S16.6), not yet made
@@ -144,11 +150,9 @@ class Output:
     status: str
     """The response it came from (`200`, `2XX`)."""
     content_type: str
-    shapes: dict[tuple[int, int], tuple[Any, Any, tuple[str, ...]]] = field(
-        default_factory=dict, compare=False, repr=False
-    )
+    shapes: ShapeMemo = field(default_factory=dict, compare=False, repr=False)
     """S16.7: the shape views of the document's definitions, shared by its tools (one dict per
-    document; `toolshape.schema._shape.ShapeMemo`)."""
+    document)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,7 +13,7 @@ import dataclasses
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from toolshape.model._errors import DocumentError, PlanErrorKind
 from toolshape.model._http import (
@@ -39,6 +39,7 @@ from toolshape.model._types import (
     Schema,
     Security,
     SecurityScheme,
+    ShapeMemo,
 )
 from toolshape.read._bundle import Bundler, Problem, fail, kind_of
 from toolshape.read._deep_names import DeepNames
@@ -146,7 +147,7 @@ class DocumentReader:
         self.deep_names = DeepNames(lambda: self.bundler.odd_names_seen)
         """S19.2: what each bundled definition holds that no alias reaches, found once."""
         self._document_security: Security | Problem | None = None
-        self.shapes: dict[tuple[int, int], tuple[Any, Any]] = {}
+        self.shapes: ShapeMemo = {}
         """S16.7: the shape views of definitions, shared by every tool of the document."""
 
     def location(self, pointer: str) -> str:

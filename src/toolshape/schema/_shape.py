@@ -12,18 +12,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from toolshape.model._json import Json, JsonObject, Unchecked, is_map
+from toolshape.model._types import ShapeMemo
 from toolshape.schema._pointers import DEFS, def_ref, unescape
 
 #: Keywords the shape view keeps as they are (the root's `$schema` is kept too).
 _TEXT = ("title", "description")
 #: How many `$ref`s the view follows from the root; a `$ref` past them becomes `{}`.
 HOPS = 2
-
-
-#: Shaped definitions shared across the tools of one document: `(id(definition), hops)` →
-#: `(definition, its shape view, the references in that view)` (the definition kept alive, so
-#: its `id` stays its own).
-ShapeMemo = dict[tuple[int, int], tuple[Unchecked, Json, tuple[str, ...]]]
 
 
 class _Versions:
