@@ -1,5 +1,6 @@
 """How every benchmark here times: medians of repeats, the runs being compared interleaved, the
-garbage collector on (as in production; `timeit` alone turns it off).
+garbage collector on (as in production; `timeit` alone turns it off), each run starting from a
+collected heap (a collection the previous run's garbage set off is not charged to the next).
 
 Interleaving (a, b, a, b, ...) puts a baseline and the code under test under the same machine
 load, so their ratio holds even on a noisy machine where the absolute figures drift. Where the
@@ -38,9 +39,16 @@ def rounds(
     times: dict[str, list[float]] = {label: [] for label in runs}
     for _ in range(repeat):
         for label, run in runs.items():
-            timer = timeit.Timer(run, setup=gc.enable)  # production conditions: collector on
+            # Production conditions: the collector on. Each run starts from a collected heap,
+            # so a run pays for collecting its own garbage, not the one before it.
+            timer = timeit.Timer(run, setup=_collected)
             times[label].append(timer.timeit(number=number) / number)
     return times
+
+
+def _collected() -> None:
+    gc.collect()
+    gc.enable()
 
 
 def side_by_side(
