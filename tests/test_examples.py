@@ -34,7 +34,7 @@ def test_planning_benchmark_prints_its_table() -> None:
         "-m", "benchmarks.plan_corpus", "--runs", "1", "--documents", "box", "twilio-api-v2010"
     )
     assert out.count(".json") == 2
-    assert "both styles, 2 documents" in out
+    assert "2 documents, flat: " in out and "; both styles: " in out
 
 
 @pytest.mark.slow
