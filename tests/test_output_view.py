@@ -150,7 +150,7 @@ def test_a_definition_reached_at_two_depths_has_a_version_for_each() -> None:
 def test_the_tools_of_a_document_share_each_version() -> None:
     """S16.7: a definition's version is one object for every tool that keeps it (so plans
     files write it once); a root whose names hold `@` is shaped on its own."""
-    from toolshape.schema._shape import ShapeMemo
+    from toolshape.model._types import ShapeMemo
 
     memo: ShapeMemo = {}
     first, second = shape_view(chain(4), memo), shape_view(chain(4), memo)
