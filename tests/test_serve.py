@@ -403,6 +403,30 @@ def test_pass_through_each_caller_reaches_the_api_as_itself(
 
 
 @pytest.mark.integration
+def test_pass_through_sends_any_token_as_it_is(upstream: up.Upstream, tmp_path: Path) -> None:
+    """S23.6: a caller's token is sent as it is, whatever it starts with (a token starting
+    with `!` once read as the server's own refusal, shown in the result)."""
+    spec = write_document(tmp_path, upstream.base_url)
+    with http_server(str(spec), "--pass-through-auth", "bearerAuth") as url:
+
+        async def run() -> types.CallToolResult:
+            headers = {"authorization": "Bearer !bang-t0ken"}
+            async with (
+                httpx2.AsyncClient(headers=headers) as http,
+                Client(streamable_http_client(url, http_client=http)) as client,
+            ):
+                return await client.call_tool("whoAmI", {})
+
+        before = len(upstream.seen)
+        answer = anyio.run(run)
+    assert [s.headers.get("authorization") for s in upstream.since(before)] == [
+        "Bearer !bang-t0ken"
+    ]
+    assert answer.is_error is False
+    assert "bang-t0ken" not in json.dumps(answer.model_dump())
+
+
+@pytest.mark.integration
 def test_pydantic_ai_test_model_calls_every_tool_as_the_plan_routes_it(
     upstream: up.Upstream, tmp_path: Path
 ) -> None:

@@ -199,10 +199,10 @@ async def _answer(
     api, plan = entry.api, entry.plan
     credentials = dict(api.credentials)
     if api.pass_through is not None:
-        passed = _passed_credential(ctx, api.pass_through, plan)
-        if isinstance(passed, str) and passed.startswith("!"):
-            return _error(f"gateway error: {passed[1:]}"), "no-credential"
-        credentials[api.pass_through] = passed
+        try:
+            credentials[api.pass_through] = _passed_credential(ctx, api.pass_through, plan)
+        except _NoCredential as missing:
+            return _error(f"gateway error: {missing}"), "no-credential"
     try:
         caller = entry.model.call if entry.model is not None else plan.call
         request = caller(arguments, headers=api.headers, credentials=credentials or None)
@@ -227,15 +227,22 @@ def _error(text: str) -> dict[str, Any]:
 # -- pass-through credentials (S23.6) ----------------------------------------------------------
 
 
-def _passed_credential(ctx: ServerRequestContext[Any], scheme_name: str, plan: Plan) -> Any:
-    """The credential for `scheme_name` the MCP request's own `Authorization` header carries,
-    or `"!<why not>"`."""
+class _NoCredential(Exception):
+    """The MCP request brings no credential for the pass-through scheme (the text says why)."""
+
+
+def _passed_credential(ctx: ServerRequestContext[Any], scheme_name: str, plan: Plan) -> str:
+    """The credential for `scheme_name` the MCP request's own `Authorization` header carries.
+
+    Raises:
+        _NoCredential: the request has no such header, or it is not of the scheme's kind.
+    """
     request = ctx.request
     headers = getattr(request, "headers", None)
     header = headers.get("authorization") if headers is not None else None
     if not header:
-        return (
-            f"!this server passes each caller's own `{scheme_name}` credential to the API, and "
+        raise _NoCredential(
+            f"this server passes each caller's own `{scheme_name}` credential to the API, and "
             "this MCP request has no Authorization header"
         )
     scheme = next(
@@ -243,7 +250,7 @@ def _passed_credential(ctx: ServerRequestContext[Any], scheme_name: str, plan: P
     )
     value = credential_of(header, scheme)
     if value is None:
-        return f"!the Authorization header is not a `{scheme_name}` credential"
+        raise _NoCredential(f"the Authorization header is not a `{scheme_name}` credential")
     return value
 
 
