@@ -32,7 +32,7 @@ from toolshape.model._errors import ArgumentError, CredentialError, EncodeError
 from toolshape.model._types import SecurityScheme
 from toolshape.plans._plan import Plan
 from toolshape.plans._search import search
-from toolshape.server._upstream import Api, failure, forward
+from toolshape.server._upstream import Api, error_text, failure, forward
 from toolshape.views._model_tool import ModelTool, model_tool
 
 #: S23.2: tools per `tools/list` page, unless the server is told otherwise.
@@ -64,6 +64,10 @@ class Catalog:
     def __init__(self, apis: Sequence[Api], page_size: int) -> None:
         self.entries = [Entry(api.tool_name(plan), api, plan) for api in apis for plan in api.plans]
         self.by_name = {entry.name: entry for entry in self.entries}
+        self.plans = [entry.plan for entry in self.entries]
+        """Every plan, in listing order (what `search_operations` ranks)."""
+        self.names = {id(entry.plan): entry.name for entry in self.entries}
+        """Each plan's tool name, by the plan's identity."""
         if len(self.by_name) != len(self.entries):
             twice = duplicates([entry.name for entry in self.entries])
             raise ValueError(f"two tools are named {twice[0]!r}; give each API its own `name`")
@@ -202,12 +206,12 @@ async def _answer(
         try:
             credentials[api.pass_through] = _passed_credential(ctx, api.pass_through, plan)
         except _NoCredential as missing:
-            return _error(f"gateway error: {missing}"), "no-credential"
+            return error_text(f"gateway error: {missing}"), "no-credential"
     try:
         caller = entry.model.call if entry.model is not None else plan.call
         request = caller(arguments, headers=api.headers, credentials=credentials or None)
     except CredentialError as error:  # the server's configuration, not the model's call (S18.2)
-        return _error(f"gateway error: {error.message}"), "credential-error"
+        return error_text(f"gateway error: {error.message}"), "credential-error"
     except ArgumentError as error:
         answer = error_result(error, ctx.protocol_version)
         if "isError" not in answer:
@@ -218,10 +222,6 @@ async def _answer(
         return await forward(ctx.lifespan_context["http"], api, plan, request)
     except EncodeError as error:
         return failure(api, request, error.message), "unencodable"
-
-
-def _error(text: str) -> dict[str, Any]:
-    return {"content": [{"type": "text", "text": text}], "isError": True}
 
 
 # -- pass-through credentials (S23.6) ----------------------------------------------------------
@@ -329,11 +329,10 @@ async def _discover(
     if tool == "search_operations":
         query, limit = arguments.get("query"), arguments.get("limit", 10)
         if not isinstance(query, str) or isinstance(limit, bool) or not isinstance(limit, int):
-            return _error("search_operations takes `query` (text) and `limit` (1-50)")
-        found = search([e.plan for e in catalog.entries], query, max(1, min(limit, 50)))
-        names = {id(e.plan): e.name for e in catalog.entries}
+            return error_text("search_operations takes `query` (text) and `limit` (1-50)")
+        found = search(catalog.plans, query, max(1, min(limit, 50)))
         rows = [
-            {"name": names[id(p)], "title": p.title, "description": p.description[:300]}
+            {"name": catalog.names[id(p)], "title": p.title, "description": p.description[:300]}
             for p in found
         ]
         return _text({"operations": rows})
@@ -341,14 +340,16 @@ async def _discover(
         raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {tool}")
     entry = catalog.by_name.get(str(arguments.get("name")))
     if entry is None:
-        return _error(
+        return error_text(
             f"no operation is named {arguments.get('name')!r}; search_operations finds them"
         )
     if tool == "describe_operation":
         return _text(definition(entry))
     inner = arguments.get("arguments")
     if not isinstance(inner, dict):
-        return _error("call_operation takes `arguments`: an object for the operation's inputSchema")
+        return error_text(
+            "call_operation takes `arguments`: an object for the operation's inputSchema"
+        )
     return await call(ctx, entry, inner)
 
 

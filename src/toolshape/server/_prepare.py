@@ -20,7 +20,7 @@ from toolshape.plans._plan import PlanResult
 from toolshape.read._select import Select
 from toolshape.server._build import duplicates
 from toolshape.server._settings import ApiSettings
-from toolshape.server._upstream import Api
+from toolshape.server._upstream import Api, served_name
 from toolshape.views._model_tool import TOOL_NAME
 
 #: A base URL: an absolute `http` or `https` URL.
@@ -73,8 +73,7 @@ def _api(
     result = _planned(settings, report, problems)
     if result is None:
         return None
-    prefix = f"{settings.name}_" if settings.name else ""
-    listed = [prefix + plan.name for plan in result.tools]
+    listed = [served_name(settings.name, plan.name) for plan in result.tools]
     names.extend(listed)
     if settings.schema_view != "mcp":  # S22.1: the rule every model API has for tool names
         problems.extend(

@@ -60,7 +60,12 @@ class Api:
 
     def tool_name(self, plan: Plan) -> str:
         """The name the server lists `plan` under."""
-        return f"{self.name}_{plan.name}" if self.name else plan.name
+        return served_name(self.name, plan.name)
+
+
+def served_name(api: str | None, tool: str) -> str:
+    """S23.3: a tool's name in a server: `<api>_<tool>` when the API has a name."""
+    return f"{api}_{tool}" if api else tool
 
 
 class Failed(Exception):
@@ -137,7 +142,11 @@ def _connect_problem(error: httpx.ConnectError, url: str) -> str:
 
 def failure(api: Api, request: Request, what: str) -> dict[str, Any]:
     """S23.5: an `isError` result naming the API, the method, the URL path and what failed."""
-    text = f"{api.label}: {request.method} {request.path} failed: {what}"
+    return error_text(f"{api.label}: {request.method} {request.path} failed: {what}")
+
+
+def error_text(text: str) -> dict[str, Any]:
+    """An `isError` result of one text."""
     return {"content": [{"type": "text", "text": text}], "isError": True}
 
 
