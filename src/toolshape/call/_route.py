@@ -26,6 +26,7 @@ from toolshape.model._types import (
     Request,
     Security,
 )
+from toolshape.schema._pointers import def_name
 
 if TYPE_CHECKING:
     from toolshape.plans._plan import FixedArgument, ParameterRoute, Plan
@@ -217,9 +218,8 @@ def _body_names(plan: Plan) -> tuple[str, ...]:
     """The top-level property names of a nested tool's body schema (through one `$ref`)."""
     nested = plan._nested
     schema = nested.get("properties", {}).get("body")
-    if isinstance(schema, Mapping) and isinstance(schema.get("$ref"), str):
-        name = schema["$ref"].removeprefix("#/$defs/")
-        schema = nested.get("$defs", {}).get(name)
+    if isinstance(schema, Mapping) and "$ref" in schema:
+        schema = nested.get("$defs", {}).get(def_name(schema["$ref"]))
     properties = schema.get("properties") if isinstance(schema, Mapping) else None
     return tuple(properties) if isinstance(properties, Mapping) else ()
 
