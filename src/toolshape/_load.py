@@ -12,10 +12,13 @@ from __future__ import annotations
 import importlib
 import json
 import os
+from collections.abc import Mapping
 from typing import Any
 
 from toolshape._yaml import MissingYaml, YamlError, load_yaml
 from toolshape.model._errors import DocumentError, SettingsError
+from toolshape.planner._api import operation_keys
+from toolshape.planner._settings import operation_settings
 
 
 def load_document(source: str | os.PathLike[str] | bytes | bytearray) -> dict[str, Any]:
@@ -167,6 +170,17 @@ def load_settings(path: str, *, toml: bool | None = None) -> Any:
         raise SettingsError(path, [error.reason.removeprefix(f"can't read {path}: ")]) from None
     except ValueError as error:  # tomllib.TOMLDecodeError: "... (at line 3, column 7)"
         raise SettingsError(path, [f"is not TOML: {error}"]) from None
+
+
+def load_operations(path: str, document: Mapping[str, Any]) -> dict[str, Any]:
+    """S24.7: the `plan_document` keywords (`styles`, `names`, `annotations`,
+    `fixed_per_operation`) an operations file gives for `document`.
+
+    Raises:
+        SettingsError: the file can't be read, or names an operation or key that is not there.
+    """
+    found = operation_settings(load_settings(path), path, operation_keys(document))
+    return found.mappings()
 
 
 def _toml() -> Any:

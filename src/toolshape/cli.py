@@ -13,7 +13,7 @@ from importlib import resources
 from typing import Any, Protocol
 from urllib.parse import unquote
 
-from toolshape._load import load_settings, parse_json
+from toolshape._load import load_operations, parse_json
 from toolshape._load import parse_document as _parse_document
 from toolshape.call._mcp import error_result
 from toolshape.model._errors import (
@@ -28,8 +28,7 @@ from toolshape.model._errors import (
 )
 from toolshape.model._options import PROFILES, Options, fixes, option_kinds
 from toolshape.model._types import Json, JsonObject, Request, Unchecked
-from toolshape.planner._api import operation_keys, plan_document
-from toolshape.planner._settings import operation_settings
+from toolshape.planner._api import plan_document
 from toolshape.plans._file import PLANS_FORMAT, dump_plans, load_plans
 from toolshape.plans._plan import Plan, PlanResult
 from toolshape.read._select import Select
@@ -381,7 +380,7 @@ def operations_from(path: str | None, document: Mapping[str, Any]) -> dict[str, 
     """
     if path is None:
         return {}
-    return operation_settings(load_settings(path), path, operation_keys(document)).mappings()
+    return load_operations(path, document)
 
 
 def add_fixed(parser: argparse.ArgumentParser) -> None:

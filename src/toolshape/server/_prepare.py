@@ -9,12 +9,11 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from toolshape._load import load_document, load_settings
+from toolshape._load import load_document, load_operations
 from toolshape.model._errors import DocumentError, PlanDataError, SettingsError
 from toolshape.model._http import HTTP_TOKEN, header_problem
 from toolshape.model._names import MCP_TOOL
-from toolshape.planner._api import operation_keys, plan_document
-from toolshape.planner._settings import operation_settings
+from toolshape.planner._api import plan_document
 from toolshape.plans._file import load_plans
 from toolshape.plans._plan import PlanResult
 from toolshape.read._select import Select
@@ -158,9 +157,7 @@ def _keywords(settings: ApiSettings, document: Mapping[str, Any]) -> dict[str, A
     if settings.select:
         keywords["select"] = Select(**settings.select)
     if settings.operations is not None:
-        data = load_settings(settings.operations)
-        found = operation_settings(data, settings.operations, operation_keys(document))
-        keywords.update(found.mappings())
+        keywords.update(load_operations(settings.operations, document))
     return keywords
 
 
