@@ -275,6 +275,39 @@ def test_a_nested_all_of_that_merges_is_merged() -> None:
     assert both["properties"] == {"a": {"type": "string"}, "b": {"type": ["integer", "null"]}}
 
 
+@pytest.mark.parametrize(
+    ("member", "strict_reason", "accepted"),
+    [
+        ({"allOf": [True]}, "an untyped value (strict mode needs every value's type)", True),
+        ({"allOf": [False]}, "an untyped value (strict mode needs every value's type)", False),
+        (
+            {"allOf": [{"type": "string"}, True]},
+            "an `allOf` strict mode can't take (",
+            True,
+        ),
+    ],
+    ids=["true", "false", "beside-a-schema"],
+)
+def test_an_all_of_of_boolean_schemas_is_viewed_not_raised(
+    member: dict[str, Any], strict_reason: str, accepted: bool
+) -> None:
+    """S14.4, S22.2: a boolean branch in an `allOf` gives each view (not strict, with its
+    reason), never an exception; the document's schema still judges the call."""
+    body = {"type": "object", "properties": {"m": member}, "required": ["m"]}
+    made = plan(body)
+    openai = model_tool(made, "openai")
+    assert openai.strict is False
+    assert openai.reasons[0].startswith(f"/properties/m: {strict_reason}")
+    gemini = model_tool(made, "gemini")
+    genai.FunctionDeclaration.model_validate(gemini.definition)
+    for tool in (openai, gemini):
+        if accepted:
+            assert tool.call({"m": "x"}).body == {"m": "x"}
+        else:
+            with pytest.raises(ArgumentError):
+                tool.call({"m": "x"})
+
+
 def test_look_around_patterns_and_unlisted_formats_leave_the_view() -> None:
     body = {
         "type": "object",

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from toolshape.flatten._allof import merge_allof
 from toolshape.model._json import Json, JsonObject, Unchecked, is_map
 from toolshape.model._types import Wrapped
 from toolshape.schema._pointers import def_name, escape
@@ -19,13 +18,15 @@ from toolshape.views._read import SAME, Read
 from toolshape.views._shapes import (
     accepts_null,
     by_kind,
-    constrains,
     declared_kinds,
+    description_of,
+    folded,
     json_text,
-    meaningful,
     object_kind,
     pairs_of,
+    text_of,
     typed,
+    union_key,
 )
 
 #: The keywords of Gemini's `Schema` the view keeps as they are.
@@ -54,19 +55,16 @@ class Gemini:
         """The Gemini view of `schema` (at `where`), `path` the references followed to it."""
         self.budget -= 1
         if not typed(schema):
-            return {"description": _description(schema)} if _description(schema) else {}, SAME
+            return text_of(schema), SAME
         assert is_map(schema)
         if "$ref" in schema:
             return self._ref(schema, where, path)
-        branches = meaningful(schema.get("allOf"))
-        if branches is not None and len(branches) == 1 and not constrains(schema):
-            return self.view({**_text(branches[0]), **branches[0], **_text(schema)}, where, path)
-        if isinstance(branches, list):
-            merged = merge_allof({"type": "object", **schema}, self.defs)
-            if not isinstance(merged, Wrapped):
-                return self.view({**merged, **_text(schema)}, where, path)
+        taken = folded(schema, self.defs)
+        if isinstance(taken, Wrapped):  # branches that can't merge: left to the document
             schema = {k: v for k, v in schema.items() if k != "allOf"}
-        union = next((k for k in ("anyOf", "oneOf") if isinstance(schema.get(k), list)), None)
+        elif taken is not None:
+            return self.view(taken, where, path)
+        union = union_key(schema)
         if union is not None and "type" not in schema:
             return self._union(schema, schema[union], where, path)
         kinds = declared_kinds(schema)
@@ -74,7 +72,7 @@ class Gemini:
         null = len(core) < len(kinds)
         if len(core) > 1:
             branches = [{**schema, "type": k} for k in core]
-            view, read = self._union(_text(schema), branches, where, path)
+            view, read = self._union(text_of(schema), branches, where, path)
             return ({**view, "nullable": True} if null and isinstance(view, dict) else view), read
         view, read = self._typed(schema, core[0] if core else None, where, path)
         if null and isinstance(view, dict):
@@ -131,7 +129,7 @@ class Gemini:
             out = dict(views[0]) if isinstance(views[0], dict) else {}
         else:
             out = {"anyOf": views}
-        out.update(_text(schema))
+        out.update(text_of(schema))
         if nulls:
             out["nullable"] = True
         found = by_kind(views, reads, {})
@@ -148,7 +146,7 @@ class Gemini:
         self, schema: Mapping[str, Unchecked], where: str, path: tuple[str, ...]
     ) -> tuple[JsonObject, Read]:
         shape = object_kind(schema)
-        text = _description(schema)
+        text = description_of(schema)
         if self.plain and shape in ("free", "map"):
             return ({"type": "object", "description": text} if text else {"type": "object"}), SAME
         if shape == "free":
@@ -186,13 +184,3 @@ class Gemini:
         return out, Read(
             "object", properties=reads, drop_null=optional
         ) if reads or optional else SAME
-
-
-def _description(schema: Unchecked) -> str | None:
-    text = schema.get("description") if is_map(schema) else None
-    return text if isinstance(text, str) else None
-
-
-def _text(schema: Mapping[str, Unchecked]) -> JsonObject:
-    text = _description(schema)
-    return {"description": text} if text else {}

@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Literal
 
+from toolshape.flatten._allof import merge_allof
 from toolshape.model._json import Json, JsonObject, Unchecked, is_map
+from toolshape.model._types import Wrapped
 from toolshape.schema._pointers import def_name
 from toolshape.views._read import SAME, Read, kind_of
 
@@ -133,6 +135,40 @@ def view_kinds(view: Json, defs: Mapping[str, Json], depth: int = 0) -> set[str]
         if isinstance(values, list):
             return {kind_of(v) for v in values}
     return {"any"}
+
+
+def description_of(schema: Unchecked) -> str | None:
+    """A schema's `description`, when it has one that is text."""
+    text = schema.get("description") if is_map(schema) else None
+    return text if isinstance(text, str) else None
+
+
+def text_of(schema: Unchecked) -> JsonObject:
+    """A schema's `description` as the keyword a view carries over (nothing without one)."""
+    text = description_of(schema)
+    return {} if text is None else {"description": text}
+
+
+def union_key(schema: Mapping[str, Unchecked]) -> str | None:
+    """`anyOf` or `oneOf`, whichever holds a union's branches, or None."""
+    return next((k for k in ("anyOf", "oneOf") if isinstance(schema.get(k), list)), None)
+
+
+def folded(schema: Mapping[str, Unchecked], defs: Mapping[str, Unchecked]) -> Unchecked:
+    """S22.2: `schema` with its `allOf` folded in, for a view to take instead — a one-branch
+    `allOf` beside annotations is its branch (`true`: any value; `false`: none), more branches
+    are merged (S6.1) — or None when it has no `allOf`; `Wrapped` (why) when the branches
+    can't be merged."""
+    branches = meaningful(schema.get("allOf"))
+    if branches is None:
+        return None
+    if len(branches) == 1 and not constrains(schema):
+        only = branches[0]
+        if not is_map(only):
+            return text_of(schema) if only is not False else False
+        return {**text_of(only), **only, **text_of(schema)}
+    merged = merge_allof({"type": "object", **schema}, defs)
+    return merged if isinstance(merged, Wrapped) else {**merged, **text_of(schema)}
 
 
 def meaningful(branches: Unchecked) -> list[Unchecked] | None:

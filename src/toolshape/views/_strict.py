@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from toolshape.flatten._allof import merge_allof
 from toolshape.model._json import Json, JsonObject, Unchecked, is_map
 from toolshape.model._types import Wrapped
 from toolshape.schema._pointers import def_name, escape
@@ -22,13 +21,15 @@ from toolshape.views._read import SAME, Read
 from toolshape.views._shapes import (
     accepts_null,
     by_kind,
-    constrains,
     declared_kinds,
+    description_of,
+    folded,
     json_text,
-    meaningful,
     object_kind,
     pairs_of,
+    text_of,
     typed,
+    union_key,
 )
 
 #: The string formats strict mode accepts (others are annotations, S13.3: dropped).
@@ -64,15 +65,12 @@ class Strict:
         assert is_map(schema)
         if "$ref" in schema:
             return self._ref(schema, where)
-        branches = meaningful(schema.get("allOf"))
-        if branches is not None and len(branches) == 1 and not constrains(schema):
-            return self.view({**_text(branches[0]), **branches[0], **_text(schema)}, where)
-        if isinstance(branches, list):
-            merged = merge_allof({"type": "object", **schema}, self.defs)
-            if isinstance(merged, Wrapped):
-                return self.refuse(where, f"an `allOf` strict mode can't take ({merged.reason})")
-            return self.view({**merged, **_text(schema)}, where)
-        union = next((k for k in ("anyOf", "oneOf") if isinstance(schema.get(k), list)), None)
+        taken = folded(schema, self.defs)
+        if isinstance(taken, Wrapped):
+            return self.refuse(where, f"an `allOf` strict mode can't take ({taken.reason})")
+        if taken is not None:
+            return self.view(taken, where)
+        union = union_key(schema)
         if union is not None and "type" not in schema:
             return self._union(schema, schema[union], where)
         kinds = declared_kinds(schema)
@@ -81,7 +79,7 @@ class Strict:
             branches = [{**schema, "type": k} for k in core] + (
                 [{"type": "null"}] * (len(core) < len(kinds))
             )
-            return self._union(_text(schema), branches, where)
+            return self._union(text_of(schema), branches, where)
         if not core:  # `enum` or `const` alone, or `type: "null"`
             return _scalar(schema, None, "null" in kinds), SAME
         view, read = self._typed(schema, core[0], where)
@@ -108,7 +106,7 @@ class Strict:
             view, read = self.view(self.defs[name], f"/$defs/{escape(name)}")
             self.def_views[name], self.def_reads[name] = view, read
         ref: JsonObject = {"$ref": schema["$ref"]}
-        text = _text(schema)
+        text = text_of(schema)
         return ({"anyOf": [ref], **text} if text else ref), Read("ref", ref=name)
 
     def _union(
@@ -122,12 +120,11 @@ class Strict:
         found = by_kind(views, reads, self.def_views)
         if found is None:
             return self.refuse(where, "a union whose branches read back differently")
-        return {"anyOf": views, **_text(schema)}, found
+        return {"anyOf": views, **text_of(schema)}, found
 
     def _object(self, schema: Mapping[str, Unchecked], where: str) -> tuple[Json, Read]:
         shape = object_kind(schema)
-        description = schema.get("description")
-        text = description if isinstance(description, str) else None
+        text = description_of(schema)
         if shape == "free":
             return json_text(text), Read("json")
         if shape == "map":
@@ -211,11 +208,6 @@ def _scalar(schema: Mapping[str, Unchecked], kind: str | None, null: bool) -> Js
         text = out.get("description")
         out["description"] = f"{text} (base64)" if isinstance(text, str) else "Base64 text."
     return out
-
-
-def _text(schema: Mapping[str, Unchecked]) -> JsonObject:
-    description = schema.get("description")
-    return {"description": description} if isinstance(description, str) else {}
 
 
 def size_problem(view: Mapping[str, Any]) -> str | None:
