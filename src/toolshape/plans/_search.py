@@ -5,13 +5,14 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
+from dataclasses import dataclass
 
 from toolshape.plans._plan import Plan
 
 #: How much a word counts where it is found: the name, the title, the tags, the path, the rest
-#: of the description.
-_WEIGHTS = (("name", 4.0), ("title", 3.0), ("tags", 2.0), ("path", 2.0), ("description", 1.0))
+#: of the description (the order `Indexed.fields` holds them in).
+_WEIGHTS = (4.0, 3.0, 2.0, 2.0, 1.0)
 _WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 
 
@@ -26,28 +27,59 @@ def search(plans: Iterable[Plan], query: str, limit: int = 10) -> list[Plan]:
 
     A query word found in a tool's name counts most, then its title, its tags, its path and
     its description; a word that only begins one of them counts half. Tools no query word
-    matches are left out; ties keep the plans' order.
+    matches are left out; ties keep the plans' order. (`ranked(index(plans), ...)`: a server
+    that searches the same plans again keeps the index.)
     """
+    return ranked(index(plans), query, limit)
+
+
+@dataclass(frozen=True, slots=True)
+class Indexed:
+    """One plan and the words of each field a search weighs (in `_WEIGHTS` order)."""
+
+    plan: Plan
+    fields: tuple[frozenset[str], ...]
+
+
+def index(plans: Iterable[Plan]) -> tuple[Indexed, ...]:
+    """The words of every plan's name, title, tags, path and description, read once."""
+    return tuple(
+        Indexed(
+            plan,
+            tuple(
+                frozenset(words(text))
+                for text in (
+                    plan.name,
+                    plan.title or "",
+                    " ".join(plan.tags),
+                    plan.path,
+                    plan.description,
+                )
+            ),
+        )
+        for plan in plans
+    )
+
+
+def ranked(indexed: Iterable[Indexed], query: str, limit: int = 10) -> list[Plan]:
+    """`search` over plans already indexed."""
     wanted = words(query)
     if not wanted or limit < 1:
         return []
-    scored = [(score, i, plan) for i, plan in enumerate(plans) if (score := _score(plan, wanted))]
+    scored = [
+        (score, i, entry.plan)
+        for i, entry in enumerate(indexed)
+        if (score := _score(entry, wanted))
+    ]
     scored.sort(key=lambda item: (-item[0], item[1]))
     return [plan for _, _, plan in scored[:limit]]
 
 
-def _score(plan: Plan, wanted: set[str]) -> float:
-    fields = {
-        "name": words(plan.name),
-        "title": words(plan.title or ""),
-        "tags": words(" ".join(plan.tags)),
-        "path": words(plan.path),
-        "description": words(plan.description),
-    }
-    return sum(weight * _found(wanted, fields[field]) for field, weight in _WEIGHTS)
+def _score(entry: Indexed, wanted: set[str]) -> float:
+    return sum(w * _found(wanted, f) for w, f in zip(_WEIGHTS, entry.fields, strict=True))
 
 
-def _found(wanted: set[str], present: Sequence[str] | set[str]) -> float:
+def _found(wanted: set[str], present: frozenset[str]) -> float:
     """How many query words are among `present`: whole words count one, prefixes half."""
     total = 0.0
     for word in wanted:

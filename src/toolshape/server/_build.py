@@ -31,7 +31,7 @@ from toolshape.call._mcp import error_result
 from toolshape.model._errors import ArgumentError, CredentialError, EncodeError
 from toolshape.model._types import SecurityScheme
 from toolshape.plans._plan import Plan
-from toolshape.plans._search import search
+from toolshape.plans._search import Indexed, index, ranked
 from toolshape.server._upstream import Api, error_text, failure, forward
 from toolshape.views._model_tool import ModelTool, model_tool
 
@@ -64,8 +64,6 @@ class Catalog:
     def __init__(self, apis: Sequence[Api], page_size: int) -> None:
         self.entries = [Entry(api.tool_name(plan), api, plan) for api in apis for plan in api.plans]
         self.by_name = {entry.name: entry for entry in self.entries}
-        self.plans = [entry.plan for entry in self.entries]
-        """Every plan, in listing order (what `search_operations` ranks)."""
         self.names = {id(entry.plan): entry.name for entry in self.entries}
         """Each plan's tool name, by the plan's identity."""
         if len(self.by_name) != len(self.entries):
@@ -75,6 +73,11 @@ class Catalog:
             raise ValueError(f"page_size must be at least 1, not {page_size}")
         self.page_size = page_size
         self._pages: dict[int, list[types.Tool]] = {}
+
+    @functools.cached_property
+    def words(self) -> tuple[Indexed, ...]:
+        """What `search_operations` ranks: every plan's words, read on the first search."""
+        return index(entry.plan for entry in self.entries)
 
     def page(self, cursor: str | None) -> types.ListToolsResult:
         """The page a `tools/list` cursor names (None: the first).
@@ -330,7 +333,7 @@ async def _discover(
         query, limit = arguments.get("query"), arguments.get("limit", 10)
         if not isinstance(query, str) or isinstance(limit, bool) or not isinstance(limit, int):
             return error_text("search_operations takes `query` (text) and `limit` (1-50)")
-        found = search(catalog.plans, query, max(1, min(limit, 50)))
+        found = ranked(catalog.words, query, max(1, min(limit, 50)))
         rows = [
             {"name": catalog.names[id(p)], "title": p.title, "description": p.description[:300]}
             for p in found
