@@ -142,6 +142,15 @@ def without_re2() -> Iterator[None]:
         _regex.searcher.cache_clear()
 
 
+def pattern_tool(pattern: str) -> toolshape.Plan:
+    """A tool whose one query argument must match `pattern`."""
+    schema = {"pattern": pattern}
+    parameter = {"name": "v", "in": "query", "schema": schema}
+    doc = {"openapi": "3.1.0", "paths": {"/t": {"get": {"parameters": [parameter]}}}}
+    (plan,) = toolshape.plan_operation(doc, "/t", "get", style="flat")
+    return plan
+
+
 def catastrophic_pattern(quick: bool) -> None:
     with without_re2():
         _catastrophic_pattern(quick)
@@ -150,17 +159,7 @@ def catastrophic_pattern(quick: bool) -> None:
 def _catastrophic_pattern(quick: bool) -> None:
     pattern = "^(a+)+$"
     value = "a" * (18 if quick else 22) + "b"
-    doc = {
-        "openapi": "3.1.0",
-        "paths": {
-            "/t": {
-                "get": {
-                    "parameters": [{"name": "v", "in": "query", "schema": {"pattern": pattern}}]
-                }
-            }
-        },
-    }
-    (plan,) = toolshape.plan_operation(doc, "/t", "get", style="flat")
+    plan = pattern_tool(pattern)
 
     def rejected() -> None:
         with contextlib.suppress(toolshape.ArgumentError):
@@ -182,17 +181,7 @@ def catastrophic_pattern_with_re2(quick: bool) -> None:
     pattern = "^(a+)+$"
     print(f"\ncatastrophic pattern {pattern!r} with RE2: one rejected call (linear = flat µs/char)")
     print(f"{'characters':>11}{'call s':>10}{'µs/char':>9}")
-    doc = {
-        "openapi": "3.1.0",
-        "paths": {
-            "/t": {
-                "get": {
-                    "parameters": [{"name": "v", "in": "query", "schema": {"pattern": pattern}}]
-                }
-            }
-        },
-    }
-    (plan,) = toolshape.plan_operation(doc, "/t", "get", style="flat")
+    plan = pattern_tool(pattern)
     for size in (30, 1_000, 10_000) if quick else (30, 1_000, 10_000, 100_000):
         value = "a" * size + "!"
 

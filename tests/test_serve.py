@@ -547,6 +547,18 @@ plans = "plans.json"
 """
 
 
+#: Two APIs from one document without names (their tools clash), the first with credentials of
+#: every wrong kind.
+CLASHING = """
+[[api]]
+document = "echo.json"
+credentials = { bearerAuth = "env:NOT_SET_ANYWHERE", nope = "env:HOME", literal = "abc" }
+
+[[api]]
+document = "echo.json"
+"""
+
+
 def test_a_config_file_with_every_kind_of_problem_is_refused_naming_each(tmp_path: Path) -> None:
     """S23.3: an unknown key, a wrong type, an unset variable, a scheme the document does not
     define, two tools with one name — every problem, each naming its key; exit 2."""
@@ -561,14 +573,8 @@ timeout = "soon"
 style = "flatt"
 on_collision = "nestd"
 select = { tagz = ["x"] }
-
-[[api]]
-document = "echo.json"
-credentials = { bearerAuth = "env:NOT_SET_ANYWHERE", nope = "env:HOME", literal = "abc" }
-
-[[api]]
-document = "echo.json"
-""",
+"""
+        + CLASHING,
         encoding="utf-8",
     )
     code, err = run_cli("serve", "--config", str(bad))
@@ -582,17 +588,7 @@ document = "echo.json"
     ]
     del bad
     good_but_clashing = tmp_path / "clash.toml"
-    good_but_clashing.write_text(
-        """
-[[api]]
-document = "echo.json"
-credentials = { bearerAuth = "env:NOT_SET_ANYWHERE", nope = "env:HOME", literal = "abc" }
-
-[[api]]
-document = "echo.json"
-""",
-        encoding="utf-8",
-    )
+    good_but_clashing.write_text(CLASHING, encoding="utf-8")
     code, err = run_cli("serve", "--config", str(good_but_clashing))
     assert code == 2
     where = f"toolshape: {good_but_clashing}: "
