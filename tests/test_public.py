@@ -69,3 +69,20 @@ def test_the_router_example_runs() -> None:
     results = runner.summarize(verbose=False)
     assert results.attempted > 0
     assert results.failed == 0
+
+
+def test_the_core_imports_no_extra_and_the_server_no_command_line() -> None:
+    """S23.1: `import toolshape` loads none of the `serve` extra's packages (nor PyYAML), and
+    `toolshape.server`, which a gateway embeds, imports nothing of `toolshape.cli`."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, toolshape; core = {m.split('.')[0] for m in sys.modules}; "
+        "import toolshape.server; print(sorted(core & {'mcp', 'mcp_types', 'httpx', "
+        "'uvicorn', 'starlette', 'anyio', 'yaml'}), 'toolshape.cli' in sys.modules)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    ).stdout
+    assert out.split() == ["[]", "False"]
