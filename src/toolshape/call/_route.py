@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
@@ -13,7 +12,7 @@ from toolshape.call._credentials import NOTHING, Applied, apply_credentials
 from toolshape.call._encode import BodyPlan, Encoded, check_binary, encode_body
 from toolshape.call._query import Refused, form_pairs, pairs_of, percent, text_of
 from toolshape.model._errors import ArgumentError, ArgumentIssue, HeaderError
-from toolshape.model._http import client_header, header_problem
+from toolshape.model._http import TEMPLATE_VARIABLE, client_header, header_problem
 from toolshape.model._json import Json, Unchecked, thaw
 from toolshape.model._types import (
     CHANNEL_ARGUMENT,
@@ -31,7 +30,6 @@ from toolshape.schema._pointers import def_name
 if TYPE_CHECKING:
     from toolshape.plans._plan import FixedArgument, ParameterRoute, Plan
 
-_VARIABLE = re.compile(r"\{([^{}]*)\}")
 #: S1.6: a path key's literal text is sent as written; only what a URL can't hold is encoded.
 _PATH_LITERAL_SAFE = "!$&'()*+,;=:@%-._~"
 #: S13.1: the channel names a nested call may use (and `cookies` with cookie parameters).
@@ -175,7 +173,7 @@ class _Tables:
             segments=tuple(
                 tuple(
                     part if i % 2 else quote(part, safe=_PATH_LITERAL_SAFE)
-                    for i, part in enumerate(_VARIABLE.split(s))
+                    for i, part in enumerate(TEMPLATE_VARIABLE.split(s))
                 )
                 for s in template.split("/")
             ),

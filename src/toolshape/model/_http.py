@@ -176,10 +176,11 @@ def text_codec(charset: str | None) -> str:
     return "utf-8" if name in _NOT_CHARSETS else charset
 
 
-_VARIABLE = re.compile(r"\{([^{}]*)\}")
+#: S1.6: a `{variable}` of a path template (its name the group).
+TEMPLATE_VARIABLE = re.compile(r"\{([^{}]*)\}")
 
 
 def template_variables(path: str) -> list[str]:
     """The `{variables}` of a path key's template (S1.6: before any `?query` or `#fragment`)."""
     template = path.partition("#")[0].partition("?")[0]
-    return _VARIABLE.findall(template)
+    return TEMPLATE_VARIABLE.findall(template)
