@@ -78,9 +78,11 @@ class Options:
 
     @property
     def output_view(self) -> OutputView:
-        """S16.7: the output schemas' view (`output_schemas` as one of its three words)."""
+        """S16.7: the output schemas' view (`output_schemas`, which `__post_init__` made one of
+        its three words)."""
         view = self.output_schemas
-        return "shape" if view is True else "off" if view is False else view
+        assert not isinstance(view, bool)
+        return view
 
     @classmethod
     def preset(cls, profile: Profile = "2026-11-06", **overrides: object) -> Options:
