@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import corpus_documents, make_document
@@ -29,21 +29,27 @@ from toolshape import (
     PlanError,
     Request,
     ToolshapeError,
+    ViewError,
     dump_plans,
     error_result,
     load_document,
     load_plans,
+    model_tool,
     plan_document,
     plan_operation,
 )
 from toolshape.flatten._union import merge_union
 from toolshape.model._types import Wrapped
+from toolshape.views._model_tool import ModelApi
 
 
 def flat(prop: Any, parameters: list[dict[str, Any]] | None = None) -> Plan:
     doc = make_document({"type": "object", "properties": {"v": prop}}, parameters or [])
     (plan,) = plan_operation(doc, "/search", "post", style="flat")
     return plan
+
+
+MODEL_APIS: tuple[ModelApi, ...] = ("openai", "anthropic", "gemini")
 
 
 def ends_well(plan: Plan, arguments: Any) -> Request | ArgumentError:
@@ -319,6 +325,35 @@ def test_mutated_corpus_operations_plan_and_call_totally(
             dict.fromkeys(("id", "q", "limit"), arguments),
         ):
             assert isinstance(ends_well(tool, call), (Request, ArgumentError))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10**9), GARBAGE, st.sampled_from(["flat", "nested"]), GARBAGE)
+@example(71, {"allOf": [True]}, "flat", {})  # the whole corpus: a schema `allOf: [true]`
+def test_mutated_corpus_operations_give_model_tools_totally(
+    seed: int, value: Any, style: str, arguments: Any
+) -> None:
+    """S14.4, S22: each tool of a mutated corpus operation is a model tool of every API or a
+    `ViewError`, and the model tool answers any arguments — and `null` for each of its
+    properties — with a Request or a ToolshapeError."""
+    rng = random.Random(seed)
+    document, path, _method = rng.choice(corpus_operations())
+    item = mutate(document["paths"][path], rng, value)
+    try:
+        result = plan_document({**document, "paths": {path: item}}, style=style)
+    except PlanError:
+        return
+    for tool in result.tools:
+        for api in MODEL_APIS:
+            try:
+                made = model_tool(tool, api)
+            except ViewError:
+                continue
+            json.dumps(made.definition, allow_nan=False)
+            nulls = dict.fromkeys(made.parameters.get("properties", {}))
+            for call in (arguments, {"body": arguments}, nulls):
+                with contextlib.suppress(ToolshapeError):
+                    assert isinstance(made.call(call), Request)
 
 
 # -- the surfaces added since: Swagger 2.0, YAML text, plans files ------------------------------
