@@ -389,6 +389,90 @@ def test_recursion_keeps_references_in_openai_and_is_cut_in_gemini() -> None:
     ]
 
 
+def document_of(body: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
+    """A one-operation 3.1 document whose body is `body`, beside the component schemas `defs`."""
+    operation = {
+        "operationId": "make",
+        "requestBody": {"required": True, "content": {"application/json": {"schema": body}}},
+    }
+    return {
+        "openapi": "3.1.0",
+        "components": {"schemas": defs},
+        "paths": {"/things": {"post": operation}},
+    }
+
+
+def test_gemini_views_a_recursive_union_and_reads_a_cut_array_back() -> None:
+    """S22.5, S14.4: a union with a recursive branch is viewed (it recursed without end), and a
+    cut that stands for an array reads its JSON text back as the array (it read objects only,
+    so no call deeper than the cut could be made)."""
+    nested = {"type": "array", "items": {"anyOf": [{"type": "integer"}, {"$ref": "#/$defs/L"}]}}
+    words = {"type": "array", "items": {"anyOf": [{"type": "string"}, {"$ref": "#/$defs/W"}]}}
+    body = {
+        "type": "object",
+        "properties": {
+            "l": {"$ref": "#/components/schemas/L"},
+            "w": {"$ref": "#/components/schemas/W"},
+        },
+        "required": ["l"],
+    }
+    refs = json.dumps({"L": nested, "W": words}).replace("#/$defs/", "#/components/schemas/")
+    (made,) = plan_document(document_of(body, json.loads(refs)), style="flat").tools
+    gemini = model_tool(made, "gemini")
+    genai.FunctionDeclaration.model_validate(gemini.definition)
+    assert gemini.call({"l": [1, [2, [3, "[4, [5]]"]]]}).body == {"l": [1, [2, [3, [4, [5]]]]]}
+    with pytest.raises(ArgumentError, match=r"l\.1\.1\.1: the text is not JSON text"):
+        gemini.call({"l": [1, [2, [3, "[4"]]]})
+
+
+def test_a_view_reads_back_values_of_any_depth_or_refuses_them_as_arguments() -> None:
+    """S14.4, S22.3: a value 100 levels deep through a chain of reference aliases is read back
+    or refused with an `ArgumentError`, as `Plan.call` refuses it (it raised RecursionError)."""
+    defs: dict[str, Any] = {
+        "N": {
+            "type": "object",
+            "properties": {"next": {"$ref": "#/components/schemas/A0"}, "n": {"type": "integer"}},
+        }
+    }
+    for i in range(8):
+        defs[f"A{i}"] = {"$ref": f"#/components/schemas/A{i + 1}" if i < 7 else "#/components/schemas/N"}
+    body = {"type": "object", "properties": {"root": {"$ref": "#/components/schemas/N"}}}
+    (made,) = plan_document(document_of(body, defs), style="flat").tools
+    value: Any = {"n": 1, "next": None}
+    for _ in range(400):
+        value = {"n": 1, "next": value}
+    for api in ("openai", "gemini"):
+        with pytest.raises(ArgumentError):
+            model_tool(made, api).call({"root": value})  # type: ignore[arg-type]
+    with pytest.raises(ArgumentError):
+        made.call({"root": value})
+
+
+def test_a_union_of_object_references_that_read_back_as_they_are_is_strict() -> None:
+    """S22.2 (finding 17): `anyOf` of two references to objects whose reading changes nothing
+    is strict, read by kind (it was refused as branches that read back differently)."""
+    card = {"type": "object", "properties": {"number": {"type": "string"}}, "required": ["number"]}
+    bank = {"type": "object", "properties": {"iban": {"type": "string"}}, "required": ["iban"]}
+    body = {
+        "type": "object",
+        "properties": {
+            "source": {
+                "anyOf": [
+                    {"$ref": "#/components/schemas/Card"},
+                    {"$ref": "#/components/schemas/Bank"},
+                ]
+            }
+        },
+        "required": ["source"],
+    }
+    (made,) = plan_document(document_of(body, {"Card": card, "Bank": bank}), style="flat").tools
+    openai = model_tool(made, "openai")
+    assert openai.reasons == ()
+    assert openai.strict is True
+    assert strict_compatible(openai.parameters)
+    assert openai.call({"source": {"iban": "DE00"}}).body == {"source": {"iban": "DE00"}}
+
+
 def test_gemini_takes_its_schema_subset_and_nullable() -> None:
     """S22.5: one type (`null` in a list is `nullable`), string enums only, every other keyword
     dropped; the SDK's own model (which forbids unknown keys) takes the definition."""

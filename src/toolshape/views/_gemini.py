@@ -34,8 +34,9 @@ _KEPT = ("format", "description", "minimum", "maximum", "minItems", "maxItems", 
          "maxLength", "minProperties", "maxProperties")  # fmt: skip
 #: A recursive reference is followed this many times on one path, then cut.
 RECURSION = 3
-#: Past this many nodes, every further reference is cut (a schema stays one a model can read).
-BUDGET = 20_000
+#: Past about this many bytes of view, every further reference is cut (S14.4: inlining can
+#: grow a view far past its document; it stays one a model can read).
+BUDGET = 100_000
 _CUT = "JSON text of the value (nested too deeply to describe here)."
 
 
@@ -47,13 +48,17 @@ class Gemini:
         self.defs: Mapping[str, Unchecked] = defs if is_map(defs) else {}
         self.reasons: list[str] = []
         self.budget = BUDGET
+        """The bytes of view still to make before references are cut (`spend` counts them)."""
+        self.nulls: dict[str, bool] = {}
+        self.kinds: dict[int, tuple[Json, set[str]]] = {}
+        """What `accepts_null` and `by_kind` found of each definition (S14.4: each once)."""
         self.plain = False
         """Inside a union that can't be read back by kind: objects as they are (free-form and
         map objects as `object`, optional properties without the null reading)."""
 
     def view(self, schema: Unchecked, where: str, path: tuple[str, ...] = ()) -> tuple[Json, Read]:
         """The Gemini view of `schema` (at `where`), `path` the references followed to it."""
-        self.budget -= 1
+        self.budget -= _bytes(schema)
         if not typed(schema):
             return text_of(schema), SAME
         assert is_map(schema)
@@ -107,7 +112,7 @@ class Gemini:
         if path.count(name) >= RECURSION or self.budget < 0:
             why = "a recursive reference" if name in path else "a schema past the size a view keeps"
             self.reasons.append(f"{where}: {why} to `{name}` is cut into JSON text")
-            return {"type": "string", "description": _CUT}, Read("json")
+            return {"type": "string", "description": _CUT}, Read("value")
         view, read = self.view(self.defs[name], f"/$defs/{escape(name)}", (*path, name))
         description = schema.get("description")
         if isinstance(description, str) and isinstance(view, dict):
@@ -132,7 +137,9 @@ class Gemini:
         out.update(text_of(schema))
         if nulls:
             out["nullable"] = True
-        found = by_kind(views, reads, {})
+        found = by_kind(views, reads, {}, self.kinds)
+        if found is None and self.plain:
+            return out, SAME
         if found is None:  # viewed again, every branch as it is: nothing to read back
             self.plain, plain = True, self.plain
             try:
@@ -179,8 +186,25 @@ class Gemini:
         optional = frozenset(  # `null` for an optional property the document can't take: absent
             name
             for name in views
-            if name not in needed and not accepts_null(properties[name], self.defs)  # type: ignore[index]
+            if name not in needed and not accepts_null(properties[name], self.defs, self.nulls)  # type: ignore[index]
         )
         return out, Read(
             "object", properties=reads, drop_null=optional
         ) if reads or optional else SAME
+
+
+def _bytes(schema: Unchecked) -> int:
+    """About the bytes `schema`'s own keywords take in a view (its text, names and values;
+    what it holds counts where it is viewed)."""
+    if not is_map(schema):
+        return 8
+    size = 8
+    for key, value in schema.items():
+        size += len(key) + 4
+        if isinstance(value, str):
+            size += len(value)
+        elif isinstance(value, list):
+            size += sum(len(v) + 3 if isinstance(v, str) else 8 for v in value)
+        elif is_map(value) and key == "properties":
+            size += sum(len(name) + 4 for name in value)
+    return size

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
 
-from toolshape.model._errors import ArgumentError, ViewError
+from toolshape.model._errors import ArgumentError, ArgumentIssue, ViewError
 from toolshape.model._json import Json, JsonObject, Unchecked, is_map
 from toolshape.model._types import Inbound, Request
 from toolshape.plans._plan import Plan
@@ -49,12 +49,16 @@ class ModelTool:
         """`arguments` made in the view's shape, in the plan's own (S22.3).
 
         Raises:
-            ArgumentError: pairs naming a key twice, or JSON text that is not an object.
+            ArgumentError: pairs naming a key twice, JSON text that is not an object, or
+                arguments nested too deeply to read (S14.4: as `Plan.call` refuses them).
         """
         try:
             return read_back(arguments, self.reader, self.defs)
         except Unreadable as error:
             raise ArgumentError(self.plan.name, [error.issue]) from None
+        except RecursionError:
+            too_deep = ArgumentIssue("", "depth", "the arguments are nested too deeply to read")
+            raise ArgumentError(self.plan.name, [too_deep]) from None
 
     def call(
         self,
@@ -94,7 +98,10 @@ def model_tool(plan: Plan, api: ModelApi) -> ModelTool:
 def _openai(plan: Plan, schema: JsonObject) -> ModelTool:
     """S22.2: the strict view, or (with its reasons) the document's schema, not strict."""
     strict = Strict(schema)
-    view, reader = _root(strict, schema)
+    try:
+        view, reader = _root(strict, schema)
+    except RecursionError:  # S14.4: a chain of references too long to follow is a reason
+        view, reader = strict.refuse("", "references nested too deeply to view")
     reasons = list(strict.reasons)
     if not reasons and isinstance(view, dict):
         if strict.def_views:
@@ -132,10 +139,15 @@ def _root(strict: Strict, schema: JsonObject) -> tuple[Json, Read]:
 def _gemini(plan: Plan, schema: JsonObject) -> ModelTool:
     """S22.5: the Gemini view; its cuts are its reasons."""
     gemini = Gemini(schema)
-    view, reader = gemini.view({**schema, "type": "object"}, "")
+    try:
+        view, reader = gemini.view({**schema, "type": "object"}, "")
+    except RecursionError:  # S14.4: left to the document, which judges every call
+        gemini.reasons.append("/: references nested too deeply to view")
+        view, reader = {"type": "object"}, SAME
     parameters = view if isinstance(view, dict) else {"type": "object"}
     definition = {"name": plan.name, "description": plan.description, "parameters": parameters}
-    return ModelTool(plan, "gemini", definition, False, tuple(gemini.reasons), parameters, reader)
+    reasons = tuple(dict.fromkeys(gemini.reasons))  # a union viewed twice finds its cuts twice
+    return ModelTool(plan, "gemini", definition, False, reasons, parameters, reader)
 
 
 def _check_names(plan: Plan, api: ModelApi) -> None:

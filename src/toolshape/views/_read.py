@@ -16,7 +16,11 @@ from typing import Literal
 from toolshape.model._errors import ArgumentIssue
 from toolshape.model._json import Unchecked
 
-ReadKind = Literal["same", "object", "array", "pairs", "json", "ref", "nullable", "kinds"]
+ReadKind = Literal[
+    "same", "object", "array", "pairs", "json", "value", "ref", "nullable", "kinds"
+]
+"""How a view's value reads back; `json`: the JSON text of an object (a free-form object);
+`value`: the JSON text of any value (a recursive reference cut, S22.5, S25.3)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +87,7 @@ def read_back(
     if kind == "pairs":
         assert reader.inner is not None
         return _pairs(value, reader.inner, defs, path)
-    return _json_object(value, path)
+    return _json_text(value, path, kind == "value")
 
 
 def _object(
@@ -117,19 +121,19 @@ def _pairs(value: Unchecked, inner: Read, defs: Mapping[str, Read], path: str) -
     return out
 
 
-def _json_object(value: Unchecked, path: str) -> Unchecked:
-    """JSON text as its object (anything but text as it is: the document refuses it)."""
+def _json_text(value: Unchecked, path: str, any_kind: bool) -> Unchecked:
+    """JSON text as its object (`any_kind`: as its value, of any kind); anything but text as it
+    is: the document refuses it."""
     if not isinstance(value, str):
         return value
     try:
-        parsed = json.loads(value)
+        parsed, ok = json.loads(value), True
     except (ValueError, RecursionError):
-        parsed = None
-    if not isinstance(parsed, dict):
-        raise Unreadable(
-            ArgumentIssue(path, "view", "the text is not a JSON object (its JSON text is asked)")
-        )
-    return parsed
+        parsed, ok = None, False
+    if isinstance(parsed, dict) or (any_kind and ok):
+        return parsed
+    what = "JSON text" if any_kind else "a JSON object"
+    raise Unreadable(ArgumentIssue(path, "view", f"the text is not {what} (its JSON text is asked)"))
 
 
 def kind_of(value: Unchecked) -> str:

@@ -52,9 +52,13 @@ def typed(schema: Unchecked) -> bool:
     return is_map(schema) and any(key in schema for key in TYPED)
 
 
-def accepts_null(schema: Unchecked, defs: Mapping[str, Unchecked], depth: int = 0) -> bool:
+def accepts_null(
+    schema: Unchecked, defs: Mapping[str, Unchecked], memo: dict[str, bool], depth: int = 0
+) -> bool:
     """Whether `schema` may accept `null`: none of its keywords refuses it (conservatively,
-    past 32 references, it may)."""
+    past 32 levels of unions, or through a definition still being read, it may). `memo` keeps
+    each definition's answer, so a view asks each definition once (S14.4: linear in the
+    document)."""
     if depth > 32:
         return True
     if not is_map(schema):
@@ -68,15 +72,22 @@ def accepts_null(schema: Unchecked, defs: Mapping[str, Unchecked], depth: int = 
         return False
     if "$ref" in schema:
         name = def_name(schema["$ref"])
-        if name is not None and name in defs and not accepts_null(defs[name], defs, depth + 1):
+        if name is not None and name in defs and not _def_accepts_null(name, defs, memo):
             return False
     for key, need in (("anyOf", any), ("oneOf", any), ("allOf", all)):
         branches = schema.get(key)
         if isinstance(branches, list) and not need(
-            accepts_null(b, defs, depth + 1) for b in branches
+            accepts_null(b, defs, memo, depth + 1) for b in branches
         ):
             return False
     return True
+
+
+def _def_accepts_null(name: str, defs: Mapping[str, Unchecked], memo: dict[str, bool]) -> bool:
+    if name not in memo:
+        memo[name] = True  # in progress: a definition reached through itself may accept null
+        memo[name] = accepts_null(defs[name], defs, memo)
+    return memo[name]
 
 
 def pairs_of(value_view: Json, description: str | None) -> JsonObject:
@@ -97,7 +108,12 @@ def json_text(description: str | None) -> JsonObject:
     return {"type": "string", "description": text}
 
 
-def by_kind(views: list[Json], reads: list[Read], defs: Mapping[str, Json]) -> Read | None:
+def by_kind(
+    views: list[Json],
+    reads: list[Read],
+    defs: Mapping[str, Json],
+    memo: dict[int, tuple[Json, set[str]]],
+) -> Read | None:
     """A union's reading: by the JSON kind of the value, when every branch that reads back
     otherwise is the only branch of its kinds (None when a value could be read two ways)."""
     if not any(read.changes for read in reads):
@@ -105,7 +121,7 @@ def by_kind(views: list[Json], reads: list[Read], defs: Mapping[str, Json]) -> R
     kinds: dict[str, Read] = {}
     seen: dict[str, int] = {}
     for view, read in zip(views, reads, strict=True):
-        for kind in view_kinds(view, defs):
+        for kind in view_kinds(view, defs, memo):
             seen[kind] = seen.get(kind, 0) + 1
             kinds[kind] = read
     changing = {k for k, r in kinds.items() if r.changes}
@@ -114,8 +130,12 @@ def by_kind(views: list[Json], reads: list[Read], defs: Mapping[str, Json]) -> R
     return Read("kinds", kinds={k: kinds[k] for k in changing})
 
 
-def view_kinds(view: Json, defs: Mapping[str, Json], depth: int = 0) -> set[str]:
-    """The JSON kinds a view's values can be (`any` when it can't tell)."""
+def view_kinds(
+    view: Json, defs: Mapping[str, Json], memo: dict[int, tuple[Json, set[str]]], depth: int = 0
+) -> set[str]:
+    """The JSON kinds a view's values can be (`any` when it can't tell; past 16 levels of
+    references and unions, it can't). `memo` keeps each definition's kinds by the identity of
+    its view (held there, so the identity stays its own): each is read once."""
     if not isinstance(view, dict) or depth > 16:
         return {"any"}
     kind = view.get("type")
@@ -125,11 +145,13 @@ def view_kinds(view: Json, defs: Mapping[str, Json], depth: int = 0) -> set[str]
         return {"number" if k == "integer" else str(k) for k in kind}
     ref = view.get("$ref")
     if isinstance(ref, str):
-        name = def_name(ref)
-        return view_kinds(defs.get(name or "", None), defs, depth + 1)
+        target = defs.get(def_name(ref) or "", None)
+        if id(target) not in memo:
+            memo[id(target)] = (target, view_kinds(target, defs, memo, depth + 1))
+        return memo[id(target)][1]
     branches = view.get("anyOf")
     if isinstance(branches, list):
-        return set().union(*(view_kinds(b, defs, depth + 1) for b in branches))
+        return set().union(*(view_kinds(b, defs, memo, depth + 1) for b in branches))
     if "enum" in view or "const" in view:
         values = view.get("enum", [view.get("const")])
         if isinstance(values, list):

@@ -53,6 +53,11 @@ class Strict:
         self.reasons: list[str] = []
         self.def_views: dict[str, Json] = {}
         self.def_reads: dict[str, Read] = {}
+        self.reading: set[str] = set()
+        """The definitions whose views are being made (a reference to one may read back)."""
+        self.nulls: dict[str, bool] = {}
+        self.kinds: dict[int, tuple[Json, set[str]]] = {}
+        """What `accepts_null` and `by_kind` found of each definition (S14.4: each once)."""
 
     def refuse(self, where: str, why: str) -> tuple[Json, Read]:
         self.reasons.append(f"{where or '/'}: {why}")
@@ -103,11 +108,16 @@ class Strict:
         if name not in self.def_views:
             self.def_views[name] = {}  # in progress: a recursive reference refers to it
             self.def_reads[name] = SAME
+            self.reading.add(name)
             view, read = self.view(self.defs[name], f"/$defs/{escape(name)}")
+            self.reading.discard(name)
             self.def_views[name], self.def_reads[name] = view, read
         ref: JsonObject = {"$ref": schema["$ref"]}
         text = text_of(schema)
-        return ({"anyOf": [ref], **text} if text else ref), Read("ref", ref=name)
+        changes = name in self.reading or self.def_reads[name].changes
+        return ({"anyOf": [ref], **text} if text else ref), (
+            Read("ref", ref=name) if changes else SAME
+        )
 
     def _union(
         self, schema: Mapping[str, Unchecked], branches: list[Unchecked], where: str
@@ -117,7 +127,7 @@ class Strict:
             view, read = self.view(branch, f"{where}/anyOf/{i}")
             views.append(view)
             reads.append(read)
-        found = by_kind(views, reads, self.def_views)
+        found = by_kind(views, reads, self.def_views, self.kinds)
         if found is None:
             return self.refuse(where, "a union whose branches read back differently")
         return {"anyOf": views, **text_of(schema)}, found
@@ -141,7 +151,7 @@ class Strict:
             at = f"{where}/properties/{escape(name)}"
             view, read = self.view(sub, at)
             if name not in needed:
-                if accepts_null(sub, self.defs):
+                if accepts_null(sub, self.defs, self.nulls):
                     self.refuse(
                         at, "optional and nullable (the view could not tell null from absent)"
                     )
