@@ -3,6 +3,7 @@ with the place."""
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 from typing import Any
 
@@ -80,3 +81,30 @@ def test_an_unreadable_file_is_a_document_error(tmp_path: Path) -> None:
     """S24.1: a directory (or a file that can't be read) names the path and why."""
     with pytest.raises(DocumentError, match=f"can't read {tmp_path}"):
         load_document(tmp_path)
+
+
+SPELLED = (
+    '{"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {"/t": {"get": {'
+    '"operationId": "get", "summary": "half \\ud800 a pair", "description": "\\udc00 and a '
+    'whole pair \\ud83d\\ude00", "responses": {"200": {"description": "ok"}}}}}}'
+)
+
+
+def test_text_utf_8_cant_carry_is_read_as_u_fffd(tmp_path: Path) -> None:
+    """S14.4 (finding 2): JSON text may spell lone surrogates, and every text of a document
+    reaches a client in UTF-8: each is U+FFFD (whole pairs stay), so `plan --json` and a
+    stdio `tools/list` can print them (a traceback, and no answer)."""
+    from toolshape.cli import main
+
+    document = load_document(SPELLED)
+    operation = document["paths"]["/t"]["get"]
+    assert operation["summary"] == "half \ufffd a pair"
+    assert operation["description"] == "\ufffd and a whole pair \U0001f600"
+    (tool,) = plan_document(document).tools
+    assert tool.to_mcp_tool()["description"].encode("utf-8")
+    path = tmp_path / "spelled.json"
+    path.write_text(SPELLED, encoding="utf-8")
+    out = io.StringIO()
+    assert main(["plan", str(path), "--json"], out=out) == 0
+    assert "half \ufffd a pair" in out.getvalue()
+    out.getvalue().encode("utf-8")

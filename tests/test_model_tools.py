@@ -435,7 +435,9 @@ def test_a_view_reads_back_values_of_any_depth_or_refuses_them_as_arguments() ->
         }
     }
     for i in range(8):
-        defs[f"A{i}"] = {"$ref": f"#/components/schemas/A{i + 1}" if i < 7 else "#/components/schemas/N"}
+        defs[f"A{i}"] = {
+            "$ref": f"#/components/schemas/A{i + 1}" if i < 7 else "#/components/schemas/N"
+        }
     body = {"type": "object", "properties": {"root": {"$ref": "#/components/schemas/N"}}}
     (made,) = plan_document(document_of(body, defs), style="flat").tools
     value: Any = {"n": 1, "next": None}
@@ -443,7 +445,7 @@ def test_a_view_reads_back_values_of_any_depth_or_refuses_them_as_arguments() ->
         value = {"n": 1, "next": value}
     for api in ("openai", "gemini"):
         with pytest.raises(ArgumentError):
-            model_tool(made, api).call({"root": value})  # type: ignore[arg-type]
+            model_tool(made, api).call({"root": value})
     with pytest.raises(ArgumentError):
         made.call({"root": value})
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from toolshape._yaml import MissingYaml, YamlError, load_yaml
 from toolshape.model._errors import DocumentError, SettingsError
+from toolshape.model._json import spells_surrogates, unicode_safe
 from toolshape.planner._api import operation_keys
 from toolshape.planner._settings import operation_settings
 
@@ -89,11 +90,19 @@ def _decoded(data: bytes, name: str) -> str:
 
 
 def parse_document(text: str, name: str) -> Any:
-    """S20.2: a document's text as JSON, else as YAML (the extra `toolshape[yaml]`).
+    """S20.2: a document's text as JSON, else as YAML (the extra `toolshape[yaml]`); lone
+    surrogates as U+FFFD.
 
     Raises:
         DocumentError: neither, with the parser's line and column; or YAML without PyYAML.
     """
+    data = _parse(text, name)
+    # S14.4: every text of a document reaches a client in UTF-8, which can't carry a lone
+    # surrogate (JSON text can spell one): each is U+FFFD.
+    return unicode_safe(data)[0] if spells_surrogates(text) else data
+
+
+def _parse(text: str, name: str) -> Any:
     stripped = text.lstrip()
     try:
         return parse_json(text, name)

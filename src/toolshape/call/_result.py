@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from toolshape.model._errors import ToolshapeError
 from toolshape.model._http import text_codec
-from toolshape.model._json import JsonObject, Unchecked
+from toolshape.model._json import SURROGATE_ESCAPE, JsonObject, Unchecked, unicode_safe
 from toolshape.schema._pointers import pointer
 from toolshape.schema._validate import Judge
 
@@ -25,6 +25,13 @@ DEFAULT_URI = "toolshape:response"
 #: S16.4: the text of a non-error answer that an output schema does not accept (`where`:
 #: ` at <pointer>: <message>` for a JSON answer, else nothing).
 MISMATCH = "HTTP {status} (the response does not match the tool's output schema{where}): "
+
+#: S14.4: the line a result's text ends with when its structured content had text UTF-8 can't
+#: carry (a lone surrogate, which JSON text can spell as `\ud800`): each is U+FFFD there.
+LONE_SURROGATES = (
+    "\n(toolshape: the answer spells lone surrogates, which no client can be sent; each is "
+    "U+FFFD in structuredContent)"
+)
 
 _TEXT_TYPES = frozenset(
     {
@@ -148,8 +155,26 @@ def tool_result(
         raise ToolshapeError(f"the response status {status!r} is not an HTTP status (100-599)")
     kind, charset = media_type(headers)
     raw = _body_bytes(body)
-    failed = status >= 400
     text = decode(raw, charset) if is_text(kind) else None
+    result = _result(status, kind, raw, text, expected, uri)
+    if text is None or SURROGATE_ESCAPE.search(text) is None:
+        return result
+    safe, changed = unicode_safe(result)  # S14.4: JSON text can spell what UTF-8 can't carry
+    if changed:
+        safe["content"][0]["text"] += LONE_SURROGATES
+    return safe
+
+
+def _result(
+    status: int,
+    kind: str,
+    raw: bytes,
+    text: str | None,
+    expected: Expected | None,
+    uri: str | None,
+) -> JsonObject:
+    """`tool_result` of an answer read: by its status, kind and output schema."""
+    failed = status >= 400
     if expected is not None and not failed:
         return _checked(status, kind, raw, text, expected, uri)
     prefix = f"HTTP {status}: " if failed else ""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeAlias, TypeVar
 
@@ -112,3 +113,55 @@ def equal(one: Any, two: Any) -> bool:
     if isinstance(one, Mapping) and isinstance(two, Mapping):
         return one.keys() == two.keys() and all(equal(one[k], two[k]) for k in one)
     return bool(unbool(one) == unbool(two))
+
+
+#: A lone surrogate: JSON text can spell one (`"\ud800"`), UTF-8 can't carry it.
+_LONE = re.compile("[\ud800-\udfff]")
+#: Where JSON text spells a surrogate (`\ud800`): only there can parsing make a lone one.
+SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+_ESCAPE_BYTES = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def spells_surrogates(text: str | bytes | bytearray) -> bool:
+    """Whether parsing `text` as JSON may give a lone surrogate (it spells a surrogate, or
+    holds one): only then does `unicode_safe` have anything to do."""
+    if isinstance(text, str):
+        return SURROGATE_ESCAPE.search(text) is not None or _LONE.search(text) is not None
+    return _ESCAPE_BYTES.search(text) is not None
+
+
+#: What stands for each lone surrogate in text that reaches a client.
+REPLACEMENT = "\ufffd"
+
+
+def unicode_safe(value: T) -> tuple[T, bool]:
+    """`value` with every lone surrogate in its texts and keys replaced by U+FFFD (so UTF-8
+    can carry it to a client), and whether any was; `value` itself when none was.
+
+    Iterative, so any depth is read from any depth of the caller's stack (S14.4)."""
+    found = False
+
+    def text(item: str) -> str:
+        nonlocal found
+        if _LONE.search(item) is None:
+            return item
+        found = True
+        return item.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+    copy = thaw(value)
+    if isinstance(copy, str):
+        copy = text(copy)  # type: ignore[assignment]
+    stack: list[Any] = [copy]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            members = [(text(k), text(v) if isinstance(v, str) else v) for k, v in node.items()]
+            node.clear()
+            node.update(members)  # in order: keys keep their places
+            stack.extend(v for _, v in members)
+        elif isinstance(node, list):
+            for i, item in enumerate(node):
+                if isinstance(item, str):
+                    node[i] = text(item)
+                stack.append(item)
+    return (copy, True) if found else (value, False)

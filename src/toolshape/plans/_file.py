@@ -29,7 +29,7 @@ from functools import cache, partial
 from typing import Any
 
 from toolshape.model._errors import PlanDataError, PlanError, ToolshapeError
-from toolshape.model._json import JsonObject, Unchecked, thaw
+from toolshape.model._json import JsonObject, Unchecked, spells_surrogates, thaw, unicode_safe
 from toolshape.model._options import Options
 from toolshape.model._types import Diagnostic, Security
 from toolshape.model._version import __version__
@@ -641,8 +641,10 @@ def _schemas(plan: Plan) -> tuple[tuple[str, Any], ...]:
 
 
 def _parsed(text: str | bytes | bytearray) -> Any:
+    """The file's data; texts UTF-8 can't carry (lone surrogates) as U+FFFD (S14.4)."""
     try:
-        return json.loads(text)
+        data = json.loads(text)
+        return unicode_safe(data)[0] if spells_surrogates(text) else data
     except RecursionError:
         raise _refuse("", "nests too deeply") from None
     except (UnicodeDecodeError, ValueError) as error:  # JSONDecodeError, too many digits

@@ -14,6 +14,11 @@ from toolshape.plans._plan import Plan
 #: of the description (the order `Indexed.fields` holds them in).
 _WEIGHTS = (4.0, 3.0, 2.0, 2.0, 1.0)
 _WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
+#: S27.7: the longest query a search takes (a longer one is an argument error: the cost of a
+#: search grows with its words).
+MAX_QUERY_WORDS, MAX_QUERY_CHARS = 64, 1024
+#: A query word this long or longer also matches the words it begins (counting half).
+_PREFIX = 3
 
 
 def words(text: str) -> set[str]:
@@ -29,40 +34,57 @@ def search(plans: Iterable[Plan], query: str, limit: int = 10) -> list[Plan]:
     its description; a word that only begins one of them counts half. Tools no query word
     matches are left out; ties keep the plans' order. (`ranked(index(plans), ...)`: a server
     that searches the same plans again keeps the index.)
+
+    Raises:
+        ValueError: a query of more than 64 words or 1,024 characters (S27.7).
     """
     return ranked(index(plans), query, limit)
 
 
+def query_problem(query: str) -> str | None:
+    """S27.7: why `query` is too long to search, or None."""
+    if len(query) > MAX_QUERY_CHARS or len(_WORD.findall(query)) > MAX_QUERY_WORDS:
+        return (
+            f"a query takes at most {MAX_QUERY_WORDS} words and {MAX_QUERY_CHARS} characters; "
+            f"this one has {len(_WORD.findall(query[:100_000]))} words and {len(query)} characters"
+        )
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class Indexed:
-    """One plan and the words of each field a search weighs (in `_WEIGHTS` order)."""
+    """One plan and the words of each field a search weighs (in `_WEIGHTS` order), with every
+    beginning of them a query word may be (so a search costs its words, not the index's)."""
 
     plan: Plan
     fields: tuple[frozenset[str], ...]
+    beginnings: tuple[frozenset[str], ...]
 
 
 def index(plans: Iterable[Plan]) -> tuple[Indexed, ...]:
     """The words of every plan's name, title, tags, path and description, read once."""
-    return tuple(
-        Indexed(
-            plan,
-            tuple(
-                frozenset(words(text))
-                for text in (
-                    plan.name,
-                    plan.title or "",
-                    " ".join(plan.tags),
-                    plan.path,
-                    plan.description,
-                )
-            ),
-        )
-        for plan in plans
-    )
+    out = []
+    for plan in plans:
+        texts = (plan.name, plan.title or "", " ".join(plan.tags), plan.path, plan.description)
+        fields = tuple(frozenset(words(text)) for text in texts)
+        out.append(Indexed(plan, fields, tuple(_beginnings(field) for field in fields)))
+    return tuple(out)
+
+
+def _beginnings(present: frozenset[str]) -> frozenset[str]:
+    """Every beginning of `present`'s words that a query word can be, the words excluded."""
+    return frozenset(word[:end] for word in present for end in range(_PREFIX, len(word))) - present
 
 
 def ranked(indexed: Iterable[Indexed], query: str, limit: int = 10) -> list[Plan]:
-    """`search` over plans already indexed."""
+    """`search` over plans already indexed.
+
+    Raises:
+        ValueError: a query of more than 64 words or 1,024 characters (S27.7).
+    """
+    problem = query_problem(query)
+    if problem is not None:
+        raise ValueError(problem)
     wanted = words(query)
     if not wanted or limit < 1:
         return []
@@ -76,15 +98,9 @@ def ranked(indexed: Iterable[Indexed], query: str, limit: int = 10) -> list[Plan
 
 
 def _score(entry: Indexed, wanted: set[str]) -> float:
-    return sum(w * _found(wanted, f) for w, f in zip(_WEIGHTS, entry.fields, strict=True))
-
-
-def _found(wanted: set[str], present: frozenset[str]) -> float:
-    """How many query words are among `present`: whole words count one, prefixes half."""
-    total = 0.0
-    for word in wanted:
-        if word in present:
-            total += 1.0
-        elif len(word) >= 3 and any(p.startswith(word) for p in present):
-            total += 0.5
-    return total
+    """Each query word found whole in a field counts that field's weight, one that begins a
+    word of it half."""
+    return sum(
+        weight * (len(wanted & whole) + 0.5 * len(wanted & begun))
+        for weight, whole, begun in zip(_WEIGHTS, entry.fields, entry.beginnings, strict=True)
+    )

@@ -31,7 +31,7 @@ from toolshape.call._mcp import error_result
 from toolshape.model._errors import ArgumentError, CredentialError, EncodeError
 from toolshape.model._types import SecurityScheme
 from toolshape.plans._plan import Plan
-from toolshape.plans._search import Indexed, index, ranked
+from toolshape.plans._search import Indexed, index, query_problem, ranked
 from toolshape.server._upstream import Api, error_text, failure, forward
 from toolshape.views._model_tool import ModelTool, model_tool
 
@@ -66,6 +66,8 @@ class Catalog:
         self.by_name = {entry.name: entry for entry in self.entries}
         self.names = {id(entry.plan): entry.name for entry in self.entries}
         """Each plan's tool name, by the plan's identity."""
+        self.pass_through = any(api.pass_through is not None for api in apis)
+        """Whether callers bring their own credentials (S23.6): then discovery needs one too."""
         if len(self.by_name) != len(self.entries):
             twice = duplicates([entry.name for entry in self.entries])
             raise ValueError(f"two tools are named {twice[0]!r}; give each API its own `name`")
@@ -108,7 +110,9 @@ def duplicates(names: Sequence[str]) -> list[str]:
 
 
 def _offset(cursor: str, size: int) -> int:
-    if cursor.isdigit() and int(cursor) < size:
+    """The offset a cursor this server gave names (ASCII digits, below the tool count: `²`
+    is a digit to `isdigit`, and 5,000 digits are past `int`'s limit)."""
+    if cursor.isascii() and cursor.isdecimal() and len(cursor) <= 9 and int(cursor) < size:
         return int(cursor)
     raise MCPError(code=types.INVALID_PARAMS, message=f"Invalid cursor: {cursor[:40]!r}")
 
@@ -240,14 +244,7 @@ def _passed_credential(ctx: ServerRequestContext[Any], scheme_name: str, plan: P
     Raises:
         _NoCredential: the request has no such header, or it is not of the scheme's kind.
     """
-    request = ctx.request
-    headers = getattr(request, "headers", None)
-    header = headers.get("authorization") if headers is not None else None
-    if not header:
-        raise _NoCredential(
-            f"this server passes each caller's own `{scheme_name}` credential to the API, and "
-            "this MCP request has no Authorization header"
-        )
+    header = _authorization(ctx, scheme_name)
     scheme = next(
         (s for alternative in plan.security for s in alternative if s.name == scheme_name), None
     )
@@ -255,6 +252,23 @@ def _passed_credential(ctx: ServerRequestContext[Any], scheme_name: str, plan: P
     if value is None:
         raise _NoCredential(f"the Authorization header is not a `{scheme_name}` credential")
     return value
+
+
+def _authorization(ctx: ServerRequestContext[Any], scheme_name: str | None) -> str:
+    """The MCP request's own `Authorization` header.
+
+    Raises:
+        _NoCredential: the request has none (the message names the scheme, when one is given).
+    """
+    headers = getattr(ctx.request, "headers", None)
+    header = headers.get("authorization") if headers is not None else None
+    if not header:
+        which = f"`{scheme_name}` " if scheme_name else ""
+        raise _NoCredential(
+            f"this server passes each caller's own {which}credential to the API, and "
+            "this MCP request has no Authorization header"
+        )
+    return str(header)
 
 
 def credential_of(header: str, scheme: SecurityScheme | None) -> str | None:
@@ -329,10 +343,18 @@ async def _discover(
     ctx: ServerRequestContext[Any], catalog: Catalog, tool: str, arguments: Any
 ) -> dict[str, Any]:
     """The answer of one of the three discovery tools."""
+    if tool in ("search_operations", "describe_operation") and catalog.pass_through:
+        try:  # S23.6: what an API's tools are is its callers' business, like the tools
+            _authorization(ctx, None)
+        except _NoCredential as missing:
+            return error_text(f"gateway error: {missing}")
     if tool == "search_operations":
         query, limit = arguments.get("query"), arguments.get("limit", 10)
         if not isinstance(query, str) or isinstance(limit, bool) or not isinstance(limit, int):
             return error_text("search_operations takes `query` (text) and `limit` (1-50)")
+        problem = query_problem(query)
+        if problem is not None:  # S27.7: a search costs its words
+            return error_text(f"Invalid arguments for tool 'search_operations': query: {problem}")
         found = ranked(catalog.words, query, max(1, min(limit, 50)))
         rows = [
             {"name": catalog.names[id(p)], "title": p.title, "description": p.description[:300]}

@@ -56,7 +56,7 @@ class Api:
     @property
     def label(self) -> str:
         """How texts name the API: its name, else its base URL's host."""
-        return self.name or urlsplit(self.base_url).netloc or self.base_url
+        return self.name or host_of(self.base_url) or "the API"
 
     def tool_name(self, plan: Plan) -> str:
         """The name the server lists `plan` under."""
@@ -83,17 +83,22 @@ async def forward(
     """
     outbound, content = request.encode()
     url = api.base_url.rstrip("/") + request.url
+    # S12.2: header values are Latin-1 text (obs-text past ASCII), sent as those bytes.
+    wire = [(name.encode("latin-1"), value.encode("latin-1")) for name, value in outbound]
     try:
         with anyio.fail_after(api.timeout):
-            status, headers, body, left = await _exchange(
-                http, request.method, url, outbound, content, api.max_response_bytes
+            status, headers, body, more = await _exchange(
+                http, request.method, url, wire, content, api.max_response_bytes
             )
     except TimeoutError:
         return failure(api, request, f"no answer within {api.timeout:g} s (--timeout)"), "timeout"
     except Failed as error:
         return failure(api, request, str(error)), "failed"
-    if left is not None:
-        return _oversized(api, request, headers, body, left), "too-large"
+    if more:
+        return _oversized(api, request, headers, body), "too-large"
+    if not 100 <= status <= 599:  # S14.4: what the API said, as an answer (httpx takes 0-999)
+        what = f"the API answered with status {status}, which is not an HTTP status (100-599)"
+        return failure(api, request, what), "failed"
     return plan.result(status, headers, body), str(status)
 
 
@@ -101,23 +106,22 @@ async def _exchange(
     http: httpx.AsyncClient,
     method: str,
     url: str,
-    outbound: Any,
+    outbound: list[tuple[bytes, bytes]],
     content: bytes | None,
     limit: int,
-) -> tuple[int, list[tuple[str, str]], bytes, str | None]:
-    """Status, headers, at most `limit` bytes of the body, and (when there was more) how much
-    more, as text."""
+) -> tuple[int, list[tuple[str, str]], bytes, bool]:
+    """Status, headers, at most `limit` bytes of the body (counted after decompression), and
+    whether there was more: reading stops there (S23.5: a larger answer, however long or
+    however compressed, costs no more than the limit)."""
     try:
-        async with http.stream(method, url, headers=list(outbound), content=content) as response:
+        async with http.stream(method, url, headers=outbound, content=content) as response:
             body = bytearray()
-            extra = 0
             async for chunk in response.aiter_bytes():  # decoded: the limit holds unzipped
-                room = limit - len(body)
-                body += chunk[:room]
-                extra += max(0, len(chunk) - room)
+                body += chunk
+                if len(body) > limit:
+                    break
             headers = list(response.headers.multi_items())
-            left = f"{extra} more bytes" if extra else None
-            return response.status_code, headers, bytes(body), left
+            return response.status_code, headers, bytes(body[:limit]), len(body) > limit
     except httpx.TimeoutException:
         raise TimeoutError from None
     except httpx.ConnectError as error:
@@ -126,12 +130,20 @@ async def _exchange(
         raise Failed(
             f"the connection was closed before the answer was complete ({error})"
         ) from None
+    except httpx.InvalidURL as error:  # S14.4: a URL the client can't send is an answer too
+        raise Failed(f"the URL can't be sent ({error})") from None
     except httpx.HTTPError as error:
         raise Failed(f"{type(error).__name__}: {error}") from None
 
 
+def host_of(url: str) -> str:
+    """The host (and port) of `url`, never its `user:password` (S23.5: texts reach the model)."""
+    netloc = urlsplit(url).netloc
+    return netloc.rpartition("@")[2]
+
+
 def _connect_problem(error: httpx.ConnectError, url: str) -> str:
-    host = urlsplit(url).netloc
+    host = host_of(url)
     cause = error.__cause__ or error.__context__
     while cause is not None and not isinstance(cause, ssl.SSLError):
         cause = cause.__cause__ or cause.__context__
@@ -151,14 +163,14 @@ def error_text(text: str) -> dict[str, Any]:
 
 
 def _oversized(
-    api: Api, request: Request, headers: list[tuple[str, str]], body: bytes, left: str
+    api: Api, request: Request, headers: list[tuple[str, str]], body: bytes
 ) -> dict[str, Any]:
     """S23.5: an answer past `max_response_bytes`: its start as text (or its kind, when it is
-    binary), and how much was left out."""
+    binary); the rest was never read."""
     kind, charset = media_type(headers)
     head = (
         f"the answer is larger than {api.max_response_bytes} bytes (--max-response-bytes); "
-        f"{left} were left out"
+        "the rest was not read"
     )
     if not is_text(kind):
         return failure(api, request, f"{head}; it is {kind} and is not shown")

@@ -16,11 +16,9 @@ from typing import Literal
 from toolshape.model._errors import ArgumentIssue
 from toolshape.model._json import Unchecked
 
-ReadKind = Literal[
-    "same", "object", "array", "pairs", "json", "value", "ref", "nullable", "kinds"
-]
+ReadKind = Literal["same", "object", "array", "pairs", "json", "value", "ref", "nullable", "kinds"]
 """How a view's value reads back; `json`: the JSON text of an object (a free-form object);
-`value`: the JSON text of any value (a recursive reference cut, S22.5, S25.3)."""
+`value`: the JSON text of any value (a recursive reference cut, S22.5)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +131,9 @@ def _json_text(value: Unchecked, path: str, any_kind: bool) -> Unchecked:
     if isinstance(parsed, dict) or (any_kind and ok):
         return parsed
     what = "JSON text" if any_kind else "a JSON object"
-    raise Unreadable(ArgumentIssue(path, "view", f"the text is not {what} (its JSON text is asked)"))
+    raise Unreadable(
+        ArgumentIssue(path, "view", f"the text is not {what} (its JSON text is asked)")
+    )
 
 
 def kind_of(value: Unchecked) -> str:

@@ -1,0 +1,248 @@
+"""S23.5, S14.4: what the upstream answers and what a server is given end in answers, never in
+a crash — driven in memory through httpx's `MockTransport` (the upstream client's own seam) and
+the `mcp` SDK's client: endless and inflating bodies, lone surrogates, statuses past 599, header
+bytes past ASCII, URLs the client can't send, cursors, discovery's bounds and base URLs with a
+user and password."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import anyio
+import httpx
+import mcp_types as types
+import pytest
+from mcp import Client
+from mcp.shared.exceptions import MCPError
+
+from tests import upstream as up
+from toolshape import Options, Plan, plan_document
+from toolshape.server import Api, build_server
+
+SERVE_OPTIONS = Options.preset(on_collision="rename", on_unflattenable="nested")
+Handler = Callable[[httpx.Request], httpx.Response]
+
+
+def plans() -> tuple[Plan, ...]:
+    return plan_document(up.document(), style="flat", options=SERVE_OPTIONS).tools
+
+
+def answer(
+    handler: Handler, tool: str, arguments: Any, *, base_url: str = "http://api.test", **kw: Any
+) -> types.CallToolResult:
+    """Call `tool` of the echo API through a server whose upstream is `handler`."""
+    api = Api(plans(), base_url=base_url, **kw)
+
+    async def run() -> types.CallToolResult:
+        async with (
+            httpx.AsyncClient(transport=httpx.MockTransport(handler)) as http,
+            Client(build_server([api], http=http), mode="legacy") as client,
+        ):
+            return await client.call_tool(tool, arguments)
+
+    return anyio.run(run)
+
+
+def text(result: types.CallToolResult) -> str:
+    content = result.content[0]
+    assert isinstance(content, types.TextContent)
+    return content.text
+
+
+def json_answer(body: bytes, status: int = 200) -> Handler:
+    return lambda request: httpx.Response(
+        status, content=body, headers={"content-type": "application/json"}
+    )
+
+
+def test_reading_stops_at_the_cap_however_long_the_body() -> None:
+    """S23.5 (finding 7): a long body (endless, to a server that reads it all) ends at the
+    cap, not at the timeout, and says that the rest was not read."""
+    sent = 0
+
+    async def endless() -> AsyncIterator[bytes]:  # 10 MB, so a regression ends, and fails
+        nonlocal sent
+        yield b'"'
+        while sent < 10_000:
+            sent += 1
+            yield b"x" * 1024
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, content=endless(), headers={"content-type": "text/plain"})
+
+    result = answer(handler, "getBig", {}, max_response_bytes=4096, timeout=60)
+    assert result.is_error
+    assert text(result).startswith(
+        "api.test: GET /big failed: the answer is larger than 4096 bytes "
+        '(--max-response-bytes); the rest was not read; its first 4096 bytes:\n"xxx'
+    )
+    assert sent < 10
+
+
+def test_an_answer_that_inflates_past_the_cap_is_cut_where_it_passes_it() -> None:
+    """S23.5 (finding 7): the cap counts the body after decompression, and inflating stops
+    there (1 MB of gzip made 1 GiB on the event loop)."""
+    bomb = gzip.compress(b"[" + b"0," * 5_000_000 + b"0]")
+    inflated = 0
+
+    async def chunks() -> AsyncIterator[bytes]:
+        nonlocal inflated
+        for start in range(0, len(bomb), 1024):
+            inflated += 1
+            yield bomb[start : start + 1024]
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        headers = {"content-type": "application/json", "content-encoding": "gzip"}
+        return httpx.Response(200, content=chunks(), headers=headers)
+
+    result = answer(handler, "getBig", {}, max_response_bytes=100_000)
+    assert result.is_error
+    assert "the answer is larger than 100000 bytes (--max-response-bytes)" in text(result)
+    assert inflated < len(bomb) // 1024 // 2  # most of the compressed body was never read
+
+
+def test_a_lone_surrogate_in_an_answer_reaches_the_client_as_u_fffd() -> None:
+    """S14.4 (finding 2): JSON text may spell a lone surrogate, UTF-8 can't carry it; it is
+    U+FFFD in `structuredContent` and the text says so (the stdio server exited on it)."""
+    body = b'{"method": "GET", "path": "/things/a\\ud800", "query": "\\udc00"}'
+    result = answer(json_answer(body), "getThing", {"id": "a"})
+    assert result.is_error is False
+    assert result.structured_content == {
+        "method": "GET",
+        "path": "/things/a\ufffd",
+        "query": "\ufffd",
+    }
+    assert text(result) == body.decode() + (
+        "\n(toolshape: the answer spells lone surrogates, which no client can be sent; each is "
+        "U+FFFD in structuredContent)"
+    )
+    json.dumps(result.model_dump()).encode("utf-8")
+
+
+@pytest.mark.parametrize("status", [600, 777, 999])
+def test_a_status_past_599_is_an_answer(status: int) -> None:
+    """S23.5, S14.4 (finding 10): an upstream status outside 100-599 is an `isError` result
+    naming it (it raised out of `Plan.result`: a JSON-RPC error and a traceback)."""
+    result = answer(json_answer(b"{}", status), "getThing", {"id": "a"})
+    assert result.is_error
+    assert text(result) == (
+        f"api.test: GET /things/a failed: the API answered with status {status}, "
+        "which is not an HTTP status (100-599)"
+    )
+
+
+def test_header_values_past_ascii_are_sent_as_their_latin_1_bytes() -> None:
+    """S12.2 (finding 8): a header value toolshape accepts (Latin-1) reaches the API as its
+    bytes — an argument, a server header and a credential alike (httpx sends ASCII only, so
+    each was a JSON-RPC error)."""
+    seen: list[httpx.Request] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        return json_answer(b'{"method": "POST", "path": "/things/a"}')(request)
+
+    arguments = {"id": "a", "name": "n", "x-trace": "caf\u00e9"}
+    result = answer(handler, "createThing", arguments, headers={"x-site": "M\u00fcnchen"})
+    assert result.is_error is False
+    (request,) = seen
+    raw = dict(request.headers.raw)
+    assert raw[b"x-trace"] == b"caf\xe9"
+    assert raw[b"x-site"] == b"M\xfcnchen"
+    answer(handler, "whoAmI", {}, credentials={"bearerAuth": "t\u00f6ken"})
+    assert dict(seen[-1].headers.raw)[b"authorization"] == b"Bearer t\xf6ken"
+
+
+def test_a_url_the_client_cant_send_is_an_answer() -> None:
+    """S23.5 (finding 9): a request URL httpx refuses (a 70 KB query) is an `isError`
+    result (`httpx.InvalidURL` escaped)."""
+    result = answer(json_answer(b"{}"), "listThings", {"tag": ["x" * 70_000]})
+    assert result.is_error
+    assert text(result).startswith("api.test: GET /things failed: the URL can't be sent (")
+
+
+def test_a_user_and_password_in_the_base_url_never_reach_the_model() -> None:
+    """S23.5 (finding 6): failure texts name the host, never the base URL's userinfo."""
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        raise httpx.ConnectError("refused", request=request)
+
+    base = "http://alice:s3cret@api.test:8080"
+    unnamed = answer(handler, "getThing", {"id": "a"}, base_url=base)
+    named = answer(handler, "echo_getThing", {"id": "a"}, base_url=base, name="echo")
+    assert (
+        text(unnamed)
+        == "api.test:8080: GET /things/a failed: can't connect to api.test:8080 (refused)"
+    )
+    assert text(named) == "echo: GET /things/a failed: can't connect to api.test:8080 (refused)"
+
+
+@pytest.mark.parametrize("cursor", ["\u00b2", "1" * 5000, "-1", " 1", "1.0", "99"])
+def test_a_cursor_the_server_never_gave_is_invalid_params(cursor: str) -> None:
+    """S23.2 (finding 12): any cursor the server did not give is a JSON-RPC invalid-params
+    error naming it (`²` and 5,000 digits raised ValueError)."""
+    api = Api(plans(), base_url="http://api.test")
+
+    async def run() -> None:
+        async with Client(build_server([api], page_size=4), mode="legacy") as client:
+            await client.list_tools(cursor=cursor)
+
+    try:
+        anyio.run(run)
+    except BaseException as raised:  # an exception group around the client's error
+        leaf: BaseException = raised
+    else:  # pragma: no cover - the assertion's message
+        raise AssertionError(f"the cursor {cursor!r} was accepted")
+    while getattr(leaf, "exceptions", None):
+        (leaf,) = leaf.exceptions  # type: ignore[attr-defined]
+    assert isinstance(leaf, MCPError)
+    assert leaf.error.code == types.INVALID_PARAMS
+    assert leaf.error.message == f"Invalid cursor: {cursor[:40]!r}"
+
+
+def discover(tool: str, arguments: Any, **kw: Any) -> types.CallToolResult:
+    api = Api(plans(), base_url="http://api.test", **kw)
+
+    async def run() -> types.CallToolResult:
+        async with Client(build_server([api], discovery=True), mode="legacy") as client:
+            return await client.call_tool(tool, arguments)
+
+    return anyio.run(run)
+
+
+@pytest.mark.parametrize(
+    ("query", "words", "characters"),
+    [(" ".join(["thing"] * 65), 65, 389), ("x" * 1025, 1, 1025)],
+    ids=["65-words", "1025-characters"],
+)
+def test_a_search_past_64_words_or_1024_characters_is_an_argument_error(
+    query: str, words: int, characters: int
+) -> None:
+    """S27.7 (finding 1): a search's cost grows with its words, so a longer query is refused
+    (a 56 KB query held the server 24 s)."""
+    result = discover("search_operations", {"query": query})
+    assert result.is_error
+    assert text(result) == (
+        "Invalid arguments for tool 'search_operations': query: a query takes at most 64 words "
+        f"and 1024 characters; this one has {words} words and {characters} characters"
+    )
+    assert not discover("search_operations", {"query": " ".join(["thing"] * 64)}).is_error
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments"),
+    [("search_operations", {"query": "things"}), ("describe_operation", {"name": "whoAmI"})],
+)
+def test_under_pass_through_discovery_needs_the_callers_credential(
+    tool: str, arguments: Any
+) -> None:
+    """S23.6 (finding 1): with pass-through, searching and describing need the caller's
+    `Authorization` header as calling does (they answered without it)."""
+    result = discover(tool, arguments, pass_through="bearerAuth")
+    assert result.is_error
+    assert text(result) == (
+        "gateway error: this server passes each caller's own credential to the API, and this "
+        "MCP request has no Authorization header"
+    )
