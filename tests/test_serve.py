@@ -10,6 +10,7 @@ import io
 import json
 import logging
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -700,3 +701,203 @@ def test_a_gemini_view_is_listed_and_read_back(upstream: up.Upstream) -> None:
         assert by_name[made.name].input_schema == model_tool(made, "gemini").parameters
     assert answer.structured_content is not None
     assert answer.structured_content["query"] == "tag=a"  # `limit: null` read as absent
+
+
+@pytest.mark.parametrize(
+    ("base_url", "problem"),
+    [
+        ("http://h:abc", "is not a URL a client can send (Port could not be cast to integer"),
+        ("http://[::1", "is not a URL a client can send (Invalid IPv6 URL)"),
+        ("http://h:99999", "is not a URL a client can send (Port out of range 0-65535)"),
+        ("http://h/v1?key=1", "has a query or fragment (`?`, `#`): each call's path and query"),
+        ("http://h/v1#top", "has a query or fragment (`?`, `#`): each call's path and query"),
+        ("http://alice:s3cret@h:abc", "is not a URL a client can send ("),
+    ],
+)
+def test_a_base_url_no_call_can_be_sent_to_is_refused_at_start(
+    tmp_path: Path, base_url: str, problem: str
+) -> None:
+    """S23.4 (findings 9, 16): a base URL httpx can't send, or whose query or fragment every
+    call's path would follow, is refused before anything starts (exit 2), its password never
+    shown (each raised `httpx.InvalidURL` on every call, or misrouted it)."""
+    spec = write_document(tmp_path, None)
+    code, err = run_cli("serve", str(spec), "--base-url", base_url)
+    assert code == 2
+    assert (
+        f"toolshape: toolshape serve: --base-url: {base_url.replace('s3cret', '***')!r} {problem}"
+        in err
+    )
+    assert "s3cret" not in err
+    served_at = write_document(tmp_path, "https://api.example.com/v1?beta=true")
+    code, err = run_cli("serve", str(served_at))
+    assert code == 2
+    assert "the document's first server `https://api.example.com/v1?beta=true` has a query" in err
+
+
+@pytest.mark.parametrize(
+    ("flags", "problem"),
+    [
+        (["--timeout", "nan"], "--timeout can't be nan: give seconds above 0"),
+        (["--timeout", "inf"], "--timeout can't be inf: give seconds above 0"),
+        (["--timeout", "0"], "--timeout can't be 0.0: give seconds above 0"),
+        (["--timeout", "-1"], "--timeout can't be -1.0: give seconds above 0"),
+        (
+            ["--max-response-bytes", "-1"],
+            "--max-response-bytes can't be -1: give a number of bytes",
+        ),
+    ],
+)
+def test_limits_that_would_break_every_call_are_refused_at_start(
+    tmp_path: Path, flags: list[str], problem: str
+) -> None:
+    """S23.5 (finding 11): a timeout of `nan`, `inf`, 0 or less, or a response cap below one
+    byte, is exit 2 naming the flag (each started, then broke every call)."""
+    spec = write_document(tmp_path, "http://127.0.0.1:9")
+    code, err = run_cli("serve", str(spec), *flags)
+    assert code == 2
+    assert f"toolshape: toolshape serve: {problem}" in err
+
+
+def test_a_config_files_values_are_each_checked_and_named(tmp_path: Path) -> None:
+    """S23.3, S24.2 (findings 11, 14): `nan` and `inf` limits, a TOML date as a style, a date
+    in `fixed` (workers get their settings as JSON), a list of numbers as tags and a text as
+    `deprecated` are each a problem naming its key, in JSON words; nothing raises."""
+    write_document(tmp_path, "http://127.0.0.1:9")
+    config = tmp_path / "bad.toml"
+    config.write_text(
+        """
+[[api]]
+document = "echo.json"
+timeout = nan
+max_response_bytes = 0
+style = 1979-05-27
+fixed = { since = 1979-05-27T07:32:00Z }
+select = { tags = [1] }
+
+[[api]]
+document = "echo.json"
+name = "b"
+timeout = inf
+select = { deprecated = "no" }
+""",
+        encoding="utf-8",
+    )
+    code, err = run_cli("serve", "--config", str(config), "--transport", "http", "--workers", "2")
+    assert code == 2
+    assert err.splitlines() == [
+        f"toolshape: {config}: `api[0].style` must be text, not 1979-05-27",
+        f"toolshape: {config}: `api[0].fixed` `since` is not a JSON value (Object of type "
+        "datetime is not JSON serializable)",
+        f"toolshape: {config}: `api[0].select` Select's tags must be a list of text, not [1]",
+        f'toolshape: {config}: `api[1].select` Select\'s deprecated must be true or false, not "no"',
+    ]
+    config.write_text(
+        '[[api]]\ndocument = "echo.json"\ntimeout = nan\nmax_response_bytes = 0\n'
+        '[[api]]\ndocument = "echo.json"\nname = "b"\ntimeout = inf\n',
+        encoding="utf-8",
+    )
+    code, err = run_cli("serve", "--config", str(config))
+    assert code == 2
+    assert err.splitlines() == [
+        f"toolshape: {config}: `api[0].timeout` can't be nan: give seconds above 0",
+        f"toolshape: {config}: `api[0].max_response_bytes` can't be 0: give a number of bytes above 0",
+        f"toolshape: {config}: `api[1].timeout` can't be inf: give seconds above 0",
+    ]
+
+
+def test_a_settings_file_nested_past_reading_is_a_problem_not_a_crash(tmp_path: Path) -> None:
+    """S23.3 (finding 14): a TOML array 2,000 levels deep is exit 2 naming the file
+    (RecursionError)."""
+    config = tmp_path / "deep.toml"
+    config.write_text("a = " + "[" * 2000 + "]" * 2000 + "\n", encoding="utf-8")
+    code, err = run_cli("serve", "--config", str(config))
+    assert code == 2
+    assert err.splitlines() == [f"toolshape: {config}: nests too deeply"]
+
+
+def test_files_that_are_not_regular_files_are_refused_not_read(tmp_path: Path) -> None:
+    """S14.4 (finding 13): a device (`/dev/zero`: endless) or a FIFO (waits for a writer
+    forever) as a document, plans, settings or operations file is refused by name; run in a
+    subprocess with a hard timeout, since a regression hangs."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    spec = write_document(tmp_path, "http://127.0.0.1:9")
+    cases = [
+        (["serve", "/dev/zero"], "can't read /dev/zero: it is a device, a pipe or a socket"),
+        (["serve", "--plans", str(fifo)], f"can't read {fifo}: it is a device, a pipe or a socket"),
+        (["serve", "--config", "/dev/zero"], "/dev/zero: can't be read: it is a device"),
+        (["serve", str(spec), "--operations", str(fifo)], "can't be read: it is a device"),
+        (["plan", str(fifo)], f"can't read {fifo}: it is a device, a pipe or a socket"),
+    ]
+    library = (
+        "import pathlib, sys, toolshape\n"
+        "try:\n    toolshape.load_document(pathlib.Path(sys.argv[1]))\n"
+        "except toolshape.DocumentError as error:\n    sys.exit(f'{error}')"
+    )
+    cases.append((["-c", library, str(fifo)], "it is a device, a pipe or a socket"))
+    for argv, message in cases:
+        done = subprocess.run(
+            [sys.executable, *(argv if argv[0] == "-c" else ["-m", "toolshape", *argv])],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert done.returncode in (1, 2), (argv, done.stderr)
+        assert message in done.stderr, (argv, done.stderr)
+
+
+def test_an_operations_file_with_hints_that_are_not_hints_is_refused(tmp_path: Path) -> None:
+    """S24.7, S16.2 (finding 14): `annotations` with a text for a boolean hint or a hint MCP
+    does not have is exit 2 naming it (it exited 0, the docs say 2)."""
+    spec = write_document(tmp_path, "http://127.0.0.1:9")
+    operations = tmp_path / "operations.toml"
+    operations.write_text(
+        '[createThing.annotations]\nreadOnlyHint = "yes"\n[getThing.annotations]\nbogusHint = 5\n',
+        encoding="utf-8",
+    )
+    code, err = run_cli("serve", str(spec), "--operations", str(operations))
+    assert code == 2
+    hint = (
+        "which is not a ToolAnnotations hint (`title`: a string; `readOnlyHint`, "
+        "`destructiveHint`, `idempotentHint`, `openWorldHint`: booleans)"
+    )
+    assert err.splitlines() == [
+        f"toolshape: toolshape serve: --operations: `createThing.annotations` sets "
+        f'`readOnlyHint` to "yes", {hint}',
+        f"toolshape: toolshape serve: --operations: `getThing.annotations` sets `bogusHint` "
+        f"to 5, {hint}",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("keywords", "message"),
+    [
+        ({"methods": [1]}, "Select's methods must be a list of text, not [1]"),
+        ({"tags": [1]}, "Select's tags must be a list of text, not [1]"),
+        ({"paths": 5}, "Select's paths must be a list of text, not 5"),
+        ({"deprecated": "no"}, 'Select\'s deprecated must be true or false, not "no"'),
+        ({"deprecated": None}, "Select's deprecated must be true or false, not null"),
+    ],
+)
+def test_a_selection_of_the_wrong_kinds_is_a_value_error(
+    keywords: dict[str, Any], message: str
+) -> None:
+    """S24.2 (finding 14): `Select` refuses what is not a list of text, or a boolean, with
+    `ValueError` naming the field in JSON words (`methods=[1]` raised AttributeError,
+    `tags=[1]` and `deprecated="no"` were accepted)."""
+    from toolshape import Select
+
+    with pytest.raises(ValueError, match=re.escape(message)):
+        Select(**keywords)
+
+
+def test_a_credential_problem_names_the_flag_given(tmp_path: Path) -> None:
+    """S23.3: a message about `--credential` names `--credential` (it said `--credentials`)."""
+    spec = write_document(tmp_path, "http://127.0.0.1:9")
+    code, err = run_cli("serve", str(spec), "--credential", "bearerAuth=env:TOOLSHAPE_UNSET_X")
+    assert code == 2
+    assert err.splitlines() == [
+        "toolshape: toolshape serve: --credential bearerAuth: the environment variable "
+        "TOOLSHAPE_UNSET_X is not set"
+    ]

@@ -174,8 +174,8 @@ def test_an_override_that_is_not_a_hint_is_left_out_with_a_warning() -> None:
     plan = one(doc({"x-mcp-annotations": {"readOnlyHint": "yes", "colour": True}}))
     assert plan.annotations == {"readOnlyHint": True, "openWorldHint": True}
     messages = [d.message for d in plan.diagnostics]
-    assert any("sets `readOnlyHint` to 'yes'" in m for m in messages)
-    assert any("sets `colour` to True" in m for m in messages)
+    assert any('sets `readOnlyHint` to "yes"' in m for m in messages)  # JSON words
+    assert any("sets `colour` to true" in m for m in messages)
 
 
 # -- S16.3 output schema ---------------------------------------------------------------------

@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import stat
 from collections.abc import Mapping
 from typing import Any
 
@@ -56,12 +57,9 @@ def _text(source: str | os.PathLike[str] | bytes | bytearray) -> tuple[str, str]
     ):
         path = os.fspath(source)
         try:
-            with open(path, "rb") as handle:
-                data = handle.read()
-        except OSError as error:
-            raise DocumentError(
-                "document", f"can't read {path}: {error.strerror or error}", location=path
-            ) from None
+            data = read_file(path)
+        except Unreadable as error:
+            raise DocumentError("document", f"can't read {path}: {error}", location=path) from None
         return _decoded(data, path), path
     if isinstance(source, str):
         return source, "the document"
@@ -71,9 +69,43 @@ def _text(source: str | os.PathLike[str] | bytes | bytearray) -> tuple[str, str]
     )
 
 
-def _is_file(text: str) -> bool:
+#: S14.4: the largest file toolshape reads (a document, plans, settings or operations file):
+#: the corpus's largest document is 4 MB, its largest plans file 6 MB.
+MAX_FILE_BYTES = 256 * 1024 * 1024
+
+
+class Unreadable(Exception):
+    """A file toolshape can't read; the message says why (`no such file or directory`)."""
+
+
+def read_file(path: str) -> bytes:
+    """The bytes of the regular file at `path`, at most `MAX_FILE_BYTES` of them (S14.4: a
+    device such as `/dev/zero` would never end, a FIFO would wait for a writer).
+
+    Raises:
+        Unreadable: the file can't be opened, is not a regular file, or is too large.
+    """
     try:
-        return os.path.isfile(text)
+        handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except (OSError, ValueError) as error:  # ValueError: a NUL in the name
+        raise Unreadable(getattr(error, "strerror", None) or str(error)) from None
+    kind = os.fstat(handle).st_mode
+    if not stat.S_ISREG(kind):
+        os.close(handle)
+        what = "a folder" if stat.S_ISDIR(kind) else "a device, a pipe or a socket"
+        raise Unreadable(f"it is {what}, not a regular file")
+    with os.fdopen(handle, "rb") as file:
+        data = file.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise Unreadable(f"it is larger than {MAX_FILE_BYTES // 2**20} MiB")
+    return data
+
+
+def _is_file(text: str) -> bool:
+    """Whether `text` names something in the file system (a device or a folder too: reading
+    it then says why it can't be a document)."""
+    try:
+        return os.path.exists(text)
     except (OSError, ValueError):  # a name the system can't hold (a NUL, too long)
         return False
 
@@ -164,10 +196,9 @@ def load_settings(path: str, *, toml: bool | None = None) -> Any:
             on Python 3.10 without `tomli`.
     """
     try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError as error:
-        raise SettingsError(path, [f"can't be read: {error.strerror or error}"]) from None
+        data = read_file(path)
+    except Unreadable as error:
+        raise SettingsError(path, [f"can't be read: {error}"]) from None
     if not (path.lower().endswith(".toml") if toml is None else toml):
         try:
             return parse_json(data, path)
@@ -179,6 +210,8 @@ def load_settings(path: str, *, toml: bool | None = None) -> Any:
         raise SettingsError(path, [error.reason.removeprefix(f"can't read {path}: ")]) from None
     except ValueError as error:  # tomllib.TOMLDecodeError: "... (at line 3, column 7)"
         raise SettingsError(path, [f"is not TOML: {error}"]) from None
+    except RecursionError:  # tomllib reads arrays and tables by recursion
+        raise SettingsError(path, ["nests too deeply"]) from None
 
 
 def load_operations(path: str, document: Mapping[str, Any]) -> dict[str, Any]:

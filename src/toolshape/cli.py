@@ -13,8 +13,9 @@ from importlib import resources
 from typing import Any, Protocol
 from urllib.parse import unquote
 
-from toolshape._load import load_operations, parse_json
+from toolshape._load import Unreadable, load_operations, parse_json
 from toolshape._load import parse_document as _parse_document
+from toolshape._load import read_file as read_file_bytes
 from toolshape.call._mcp import error_result
 from toolshape.model._errors import (
     ArgumentError,
@@ -158,10 +159,9 @@ def read_file(path: str) -> bytes:
         DocumentUnreadable: the file can't be read.
     """
     try:
-        with open(path, "rb") as handle:
-            return handle.read()
-    except OSError as error:
-        raise DocumentUnreadable(f"can't read {path}: {error.strerror or error}") from None
+        return read_file_bytes(path)
+    except Unreadable as error:
+        raise DocumentUnreadable(f"can't read {path}: {error}") from None
 
 
 def load_plans_file(path: str) -> PlanResult:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeAlias, TypeVar
@@ -22,6 +23,29 @@ checked. Every use narrows it with `isinstance` (or a schema check) first; the n
 boundary where `Json`'s guarantees don't hold yet."""
 
 _TRUE, _FALSE = object(), object()
+
+
+def json_problem(value: object) -> str | None:
+    """Why `value` is not a JSON value (a TOML date, `nan`, nesting past what can be read), or
+    None."""
+    try:
+        json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError) as error:
+        return f"is not a JSON value ({error})"
+    except RecursionError:
+        return "nests too deeply"
+    return None
+
+
+def json_text(value: object, limit: int = 200) -> str:
+    """`value` as messages show it: JSON words (`null`, `true`, `"text"`), at most `limit`
+    characters; a value JSON can't spell (a TOML date, something nested too deeply) as
+    Python writes it (a message reads the same whatever wrote the value)."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        text = str(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 _SCALARS = frozenset({str, int, float, bool, type(None)})

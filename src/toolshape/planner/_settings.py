@@ -9,9 +9,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from toolshape.model._errors import PlanError, SettingsError
-from toolshape.model._json import is_map
+from toolshape.model._json import is_map, json_problem, json_text
 from toolshape.model._options import Options
 from toolshape.model._types import Diagnostic, Style
+from toolshape.planner._tool import annotation_problem
 from toolshape.read._document import RawOperation
 from toolshape.read._select import ContentTypes
 
@@ -196,9 +197,14 @@ def _setting_problem(key: str, value: Any) -> str | None:
     if key not in OPERATION_KEYS:
         return f"is not a setting (the settings are {', '.join(OPERATION_KEYS)})"
     if key == "style" and value not in ("flat", "nested"):
-        return f"is {json.dumps(value)}; use flat or nested"
+        return f"is {json_text(value)}; use flat or nested"
     if key == "name" and (not isinstance(value, str) or not value):
         return "must be a tool name (text)"
     if key in ("annotations", "fixed") and not is_map(value):
         return "must be a table"
+    if key == "annotations":
+        wrong = [p for k, v in value.items() if (p := annotation_problem(k, v)) is not None]
+        return f"sets {wrong[0]}" if wrong else None
+    if key == "fixed":
+        return next((f"`{name}` {p}" for name, v in value.items() if (p := json_problem(v))), None)
     return None

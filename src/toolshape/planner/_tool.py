@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from typing import Literal
 
 from toolshape.model._http import MEDIA_TYPE, body_encoding, part_media
-from toolshape.model._json import Json, JsonObject, Unchecked, is_map
+from toolshape.model._json import Json, JsonObject, Unchecked, is_map, json_text
 from toolshape.model._types import Body, BodyEncoding, Operation, Output
 from toolshape.schema._dialects import DIALECTS, DRAFT2020_12, OPENAPI30
 from toolshape.schema._pointers import follow
@@ -65,6 +65,16 @@ def cut(text: str, limit: int | None) -> str:
     return kept.rstrip() + ELLIPSIS
 
 
+def annotation_problem(key: str, value: Unchecked) -> str | None:
+    """S16.2: why `key` set to `value` is not a `ToolAnnotations` hint, or None."""
+    if (key == "title" and isinstance(value, str)) or (key in HINTS and isinstance(value, bool)):
+        return None
+    return (
+        f"`{key}` to {json_text(value)}, which is not a ToolAnnotations hint (`title`: a "
+        "string; `readOnlyHint`, `destructiveHint`, `idempotentHint`, `openWorldHint`: booleans)"
+    )
+
+
 def tool_annotations(
     op: Operation, overrides: Mapping[str, Unchecked] | None
 ) -> tuple[JsonObject, list[str]]:
@@ -84,16 +94,13 @@ def tool_annotations(
             problems.append(f"{source} is not an object, so it changes nothing")
             continue
         for key, value in given.items():
-            if key == "title" and isinstance(value, str):
-                named = value
-            elif key in HINTS and isinstance(value, bool):
-                values[key] = value
+            problem = annotation_problem(key, value)
+            if problem is not None:
+                problems.append(f"{source} sets {problem}, so it is left out")
+            elif key == "title":
+                named = str(value)
             else:
-                problems.append(
-                    f"{source} sets `{key}` to {value!r}, which is not a ToolAnnotations "
-                    "hint (`title`: a string; `readOnlyHint`, `destructiveHint`, "
-                    "`idempotentHint`, `openWorldHint`: booleans), so it is left out"
-                )
+                values[key] = value
     out: JsonObject = {"title": named} if named else {}
     out.update((hint, values[hint]) for hint in HINTS if hint in values)
     return out, problems

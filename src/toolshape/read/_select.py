@@ -7,16 +7,32 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
+from toolshape.model._json import json_text
+
 ContentTypes: TypeAlias = Literal["all", "preferred"]
 """S20.1: a tool per request content type (`all`), or one per operation (`preferred`)."""
 
 
-def _names(value: Iterable[str] | None) -> tuple[str, ...] | None:
+def _names(field: str, value: Iterable[str] | None) -> tuple[str, ...] | None:
+    """A list of names given as one text or an iterable of texts.
+
+    Raises:
+        ValueError: anything else (S24.2: `methods=[1]` is a mistake, not a method).
+    """
     if value is None:
         return None
-    if isinstance(value, str):
-        return (value,)
-    return tuple(value)
+    names = (value,) if isinstance(value, str) else tuple(value) if _iterable(value) else None
+    if names is None or not all(isinstance(name, str) for name in names):
+        raise ValueError(f"Select's {field} must be a list of text, not {json_text(value, 60)}")
+    return names
+
+
+def _iterable(value: object) -> bool:
+    try:
+        iter(value)  # type: ignore[call-overload]
+    except TypeError:
+        return False
+    return not isinstance(value, (bytes, dict))
 
 
 @dataclass(frozen=True, slots=True, init=False)
@@ -59,20 +75,27 @@ class Select:
         content_types: ContentTypes = "all",
     ) -> None:
         """Raises:
-        ValueError: `content_types` is neither `"all"` nor `"preferred"` (S24.2)."""
+        ValueError: `content_types` is neither `"all"` nor `"preferred"`, `deprecated` is not
+            a boolean, or a list is not of text (S24.2)."""
         if content_types not in ("all", "preferred"):
             raise ValueError(
                 f"Select's content_types can't be {content_types!r}; use 'all' or 'preferred'"
             )
-        methods = _names(methods)
-        object.__setattr__(self, "tags", _names(tags))
-        object.__setattr__(self, "operations", _names(operations))
+        if not isinstance(deprecated, bool):
+            raise ValueError(
+                f"Select's deprecated must be true or false, not {json_text(deprecated, 60)}"
+            )
+        methods = _names("methods", methods)
+        object.__setattr__(self, "tags", _names("tags", tags))
+        object.__setattr__(self, "operations", _names("operations", operations))
         object.__setattr__(
             self, "methods", None if methods is None else tuple(m.lower() for m in methods)
         )
-        object.__setattr__(self, "paths", _names(paths))
-        object.__setattr__(self, "exclude_tags", _names(exclude_tags) or ())
-        object.__setattr__(self, "exclude_operations", _names(exclude_operations) or ())
+        object.__setattr__(self, "paths", _names("paths", paths))
+        object.__setattr__(self, "exclude_tags", _names("exclude_tags", exclude_tags) or ())
+        object.__setattr__(
+            self, "exclude_operations", _names("exclude_operations", exclude_operations) or ()
+        )
         object.__setattr__(self, "deprecated", deprecated)
         object.__setattr__(self, "content_types", content_types)
 

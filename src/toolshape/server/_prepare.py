@@ -5,11 +5,15 @@ collected, so nothing starts until all of them are fixed.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
+from urllib.parse import urlsplit
 
-from toolshape._load import load_document, load_operations
+import httpx
+
+from toolshape._load import Unreadable, load_document, load_operations, read_file
 from toolshape.model._errors import DocumentError, PlanDataError, SettingsError
 from toolshape.model._http import HTTP_TOKEN, header_problem
 from toolshape.model._names import MCP_TOOL
@@ -90,6 +94,7 @@ def _api(
             f"`{settings.pass_through_auth}` (it defines: {', '.join(schemes) or 'none'})"
         )
     problems.extend(_header_problems(settings))
+    problems.extend(_limit_problems(settings))
     if len(problems) > before or base_url is None:
         return None
     return Api(
@@ -114,12 +119,9 @@ def _planned(settings: ApiSettings, report: Report, problems: list[str]) -> Plan
             problems.append(f"{shown}: a plans file is served as it was planned")
             return None
         try:
-            with open(settings.plans, "rb") as handle:
-                return load_plans(handle.read())
-        except OSError as error:
-            problems.append(
-                f"{settings.key('plans')}: can't read {settings.plans}: {error.strerror}"
-            )
+            return load_plans(read_file(settings.plans))
+        except Unreadable as error:
+            problems.append(f"{settings.key('plans')}: can't read {settings.plans}: {error}")
         except PlanDataError as error:
             problems.append(f"{settings.key('plans')}: can't serve {settings.plans}: {error}")
         return None
@@ -162,23 +164,57 @@ def _keywords(settings: ApiSettings, document: Mapping[str, Any]) -> dict[str, A
 
 
 def _base_url(settings: ApiSettings, result: PlanResult, problems: list[str]) -> str | None:
-    """S23.4: the base URL given, else the document's first server's."""
+    """S23.4: the base URL given, else the document's first server's — one every call can be
+    sent to, checked before anything starts."""
     key = settings.key("base_url")
     if settings.base_url is not None:
-        if _ABSOLUTE.match(settings.base_url):
+        problem = url_problem(settings.base_url)
+        if problem is None:
             return settings.base_url
-        problems.append(f"{key}: {settings.base_url!r} is not an http or https URL")
+        problems.append(f"{key}: {shown(settings.base_url)!r} {problem}")
         return None
     url = result.server_url
     if url is None:
         problems.append(f"{key}: the document names no server; give the API's base URL")
-    elif not _ABSOLUTE.match(url):
-        problems.append(
-            f"{key}: the document's first server `{url}` is relative; give the API's base URL"
-        )
-    else:
+        return None
+    problem = url_problem(url)
+    if problem is None:
         return url
+    if not _ABSOLUTE.match(url):
+        problem = "is relative"
+    problems.append(
+        f"{key}: the document's first server `{shown(url)}` {problem}; give the API's base URL"
+    )
     return None
+
+
+def url_problem(url: str) -> str | None:
+    """Why `url` can't be a base URL, or None: it must be an absolute `http` or `https` URL
+    with a host, a port (when given) in 1-65535, and no query or fragment (S23.4: each call's
+    path and query follow it)."""
+    if not _ABSOLUTE.match(url):
+        return "is not an http or https URL"
+    if "?" in url or "#" in url:
+        return "has a query or fragment (`?`, `#`): each call's path and query follow the base URL"
+    try:
+        parts = urlsplit(url)
+        port = parts.port  # ValueError for `h:abc`, `h:99999`; `[::1` fails the split
+        httpx.URL(url)
+    except (ValueError, httpx.InvalidURL) as error:
+        return f"is not a URL a client can send ({error})"
+    if not parts.hostname or port == 0:
+        return "names no host" if not parts.hostname else "has port 0"
+    return None
+
+
+def shown(url: str) -> str:
+    """`url` as messages show it: a password in it as `***` (a message may be logged)."""
+    scheme, slashes, rest = url.partition("://")
+    userinfo, at, _ = rest.partition("/")[0].rpartition("@")
+    if not at or ":" not in userinfo:
+        return url
+    user = userinfo.split(":", 1)[0]
+    return f"{scheme}{slashes}{user}:***@{rest[len(userinfo) + 1 :]}"
 
 
 def _credentials(
@@ -206,6 +242,21 @@ def _credentials(
         else:
             out[scheme] = environ[source[4:]]
     return out
+
+
+def _limit_problems(settings: ApiSettings) -> list[str]:
+    """S23.5: a timeout of some seconds and a response cap of some bytes (`nan`, `inf`, 0 or
+    less would break every call, so nothing starts)."""
+    problems = []
+    timeout = settings.timeout
+    if not (isinstance(timeout, (int, float)) and math.isfinite(timeout) and timeout > 0):
+        problems.append(f"{settings.key('timeout')} can't be {timeout}: give seconds above 0")
+    if settings.max_response_bytes < 1:
+        problems.append(
+            f"{settings.key('max_response_bytes')} can't be {settings.max_response_bytes}: "
+            "give a number of bytes above 0"
+        )
+    return problems
 
 
 def _header_problems(settings: ApiSettings) -> list[str]:

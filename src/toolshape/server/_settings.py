@@ -9,7 +9,6 @@ into `Api`s.
 from __future__ import annotations
 
 import dataclasses
-import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -17,6 +16,7 @@ from typing import Any
 
 from toolshape._load import load_settings
 from toolshape.model._errors import SettingsError
+from toolshape.model._json import json_problem, json_text
 from toolshape.model._options import PROFILES, Options, option_kinds
 from toolshape.read._select import Select
 from toolshape.server._upstream import MAX_RESPONSE_BYTES, TIMEOUT, SchemaView
@@ -59,9 +59,7 @@ class ApiSettings:
         """How a message names setting `name`: `` `api[0].timeout` `` or `--timeout`."""
         if self.where:
             return f"`{self.where}{name}`"
-        if name == "select":
-            return "the selection flags"
-        return "SPEC" if name == "document" else "--" + name.replace("_", "-")
+        return _FLAGS.get(name) or "--" + name.replace("_", "-")
 
     def planning(self) -> list[str]:
         """The planning settings given (none may be given beside a plans file)."""
@@ -90,6 +88,14 @@ class ApiSettings:
         return cls(**data)
 
 
+#: How messages name a setting given by the command line, where its flag is not its name.
+_FLAGS = {
+    "select": "the selection flags",
+    "document": "SPEC",
+    "credentials": "--credential",
+    "headers": "--header",
+}
+
 _PLANNING = frozenset({"style", "profile", "options", "select", "fixed", "operations"})
 
 #: S23.3: each key of an `[[api]]` table, and what it takes.
@@ -107,7 +113,6 @@ _SCALARS: Mapping[str, tuple[type, ...]] = {
     "schema_view": (str,),
 }
 _TABLES = ("select", "credentials", "fixed", "headers")
-_SELECT_LISTS = ("tags", "operations", "methods", "paths", "exclude_tags", "exclude_operations")
 
 
 def read_config(path: str) -> tuple[ApiSettings, ...]:
@@ -164,13 +169,11 @@ def _problem(key: str, value: Any, switches: Mapping[str, tuple[object, ...]]) -
     if key in _SCALARS:
         wanted = _SCALARS[key]
         if isinstance(value, bool) or not isinstance(value, wanted):
-            return f"must be {_kind_name(wanted)}, not {json.dumps(value)[:60]}"
-        if isinstance(value, (int, float)) and value <= 0:
-            return "must be above 0"
+            return f"must be {_kind_name(wanted)}, not {json_text(value, 60)}"
         if key == "style" and value not in ("flat", "nested"):
-            return f"is {json.dumps(value)}; use flat or nested"
+            return f"is {json_text(value)}; use flat or nested"
         if key == "schema_view" and value not in SCHEMA_VIEWS:
-            return f"is {json.dumps(value)}; use {', '.join(SCHEMA_VIEWS)}"
+            return f"is {json_text(value)}; use {', '.join(SCHEMA_VIEWS)}"
         return None
     if key not in _TABLES:
         return "is not a setting"
@@ -182,6 +185,8 @@ def _problem(key: str, value: Any, switches: Mapping[str, tuple[object, ...]]) -
             return f"must map names to text (`{bad[0]}` is not text)"
     if key == "select":
         return _select_problem(value)
+    if key == "fixed":  # S18.4: sent as JSON, and carried to every worker as JSON
+        return next((f"`{name}` {p}" for name, v in value.items() if (p := json_problem(v))), None)
     return None
 
 
@@ -192,12 +197,7 @@ def _select_problem(value: Mapping[str, Any]) -> str | None:
         return f"holds a key that is not a selection ({str(error).split('argument ')[-1]})"
     except ValueError as error:
         return str(error)
-    lists = [k for k in _SELECT_LISTS if k in value and not _texts(value[k])]
-    return f"`{lists[0]}` must be a list of text" if lists else None
-
-
-def _texts(value: Any) -> bool:
-    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    return None
 
 
 def _kind_name(kinds: tuple[type, ...]) -> str:
