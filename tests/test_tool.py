@@ -609,3 +609,39 @@ def test_a_name_read_only_in_one_allof_branch_leaves_every_branchs_required(styl
         "id",
         "kind",
     ]
+
+
+@pytest.mark.parametrize("style", ["flat", "nested"])
+def test_a_read_only_property_of_a_referenced_allof_branch_leaves_properties_too(
+    style: str,
+) -> None:
+    """S16.6 (a regression): `allOf: [{$ref: Base}, {...}]` where `Base` requires a `readOnly`
+    `id`: `id` leaves the request schema's `properties` as well as its `required` (it stayed
+    in `properties`, so a flat call could send it)."""
+    base = {
+        "type": "object",
+        "properties": {"id": {"type": "string", "readOnly": True}, "name": {"type": "string"}},
+        "required": ["id", "name"],
+    }
+    body = {
+        "allOf": [
+            {"$ref": "#/components/schemas/Base"},
+            {"type": "object", "properties": {"note": {"type": "string"}}},
+        ]
+    }
+    document = {
+        "openapi": "3.1.0",
+        "paths": {
+            "/things": {
+                "post": {
+                    "operationId": "makeThing",
+                    "requestBody": {"content": {"application/json": {"schema": body}}},
+                }
+            }
+        },
+        "components": {"schemas": {"Base": base}},
+    }
+    (plan,) = plan_document(document, style=style).tools
+    assert "id" not in json.dumps(plan.input_schema)
+    call = {"name": "n"} if style == "flat" else {"body": {"name": "n"}}
+    assert plan.call(call).body == {"name": "n"}

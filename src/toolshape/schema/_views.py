@@ -135,8 +135,8 @@ class View:
         """S16.6: a name whose property is flagged in one branch of an `allOf` (`branches`, as
         written) leaves the `required` of every branch of the viewed `node` (and its own): a
         sibling branch would otherwise still require it, with no schema at all. A branch that
-        is a reference is replaced by its target with that `required` (the definition itself
-        is shared)."""
+        is a reference is replaced by its target's view with that `required` (the definition
+        itself is shared)."""
         flagged_names: dict[str, None] = {}
         for branch in branches:
             target = follow(branch, defs).schema
@@ -150,7 +150,7 @@ class View:
         kept = []
         viewed = node.get("allOf")
         for branch in viewed if isinstance(viewed, list) else branches:
-            target = follow(branch, defs).schema
+            target, _ = self._view(follow(branch, defs).schema, defs)  # a reference's, viewed
             required = target.get("required") if is_map(target) else None
             if isinstance(required, list) and not flagged_names.keys().isdisjoint(required):
                 target = {**target, "required": [n for n in required if n not in flagged_names]}
