@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import example as pinned
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
@@ -844,6 +845,7 @@ def test_a_file_is_loaded_alike_from_text_and_from_parsed_data(seed: int, value:
     GARBAGE | PLAUSIBLE,
     st.sampled_from(["routes", "securityRequirements", "profiles"]),
 )
+@pinned(seed=79, value="header", table="routes")  # a route moved out of the tool's path
 def test_a_table_entry_is_refused_as_the_plan_data_check_refuses_it(
     seed: int, value: Any, table: str
 ) -> None:
@@ -875,9 +877,14 @@ def test_a_table_entry_is_refused_as_the_plan_data_check_refuses_it(
     else:  # a profile's fields are the plan data's own
         entry, at = next(t for t in data["tools"] if t["profile"] == index), ""
     error = plan_data_problem(plan_data(data, entry))
-    if error is not None:
+    if error is not None and not error.field.startswith(at):
+        # the entry is fine alone, but not with the tool's own fields (a route moved out of
+        # the path leaves a `{id}` no route fills): both name the tool's field
         assert loaded[0] == "PlanDataError"
-        assert error.field.startswith(at)
+        assert loaded[1]["field"] == f"tools.{data['tools'].index(entry)}.{error.field}"
+        assert loaded[1]["message"].split("` ", 1)[1] == error.message.split("` ", 1)[1]
+    elif error is not None:
+        assert loaded[0] == "PlanDataError"
         inside = error.field.removeprefix(at).removeprefix(".")
         inside = "" if inside in ("", "(root)") else f".{inside}"
         assert loaded[1]["field"] == f"{table}.{index}{inside}"
