@@ -159,6 +159,24 @@ def test_flat_error_path_is_flat(store: dict[str, Any]) -> None:
     assert (issue.path, issue.keyword) == ("sort", "enum")
 
 
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({"query": None}, "query: null is not of type 'string'"),
+        ({"query": True}, "query: true is not of type 'string'"),
+        ({"query": {"a": [False, None]}}, "query: {\"a\": [false, null]} is not of type 'string'"),
+        ({"query": "q", "sort": None}, "sort: null is not one of ['price', 'name']"),
+    ],
+)
+def test_messages_write_values_as_json(
+    store: dict[str, Any], arguments: dict[str, Any], message: str
+) -> None:
+    """S13.4: a message a model reads writes `null`, `true` and `false` as JSON does (it said
+    `None is not of type 'string'`)."""
+    error = rejected(tool(store), {**FLAT_CALL, **arguments})
+    assert error.message == f"Invalid arguments for tool 'searchProducts': {message}"
+
+
 def test_nested_error_path_is_nested(store: dict[str, Any]) -> None:
     """S13.4: a nested call's error path is `body.sort`."""
     error = rejected(tool(store, "nested"), {**NESTED_CALL, "body": {"query": "q", "sort": 1}})

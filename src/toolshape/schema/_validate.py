@@ -27,7 +27,7 @@ from referencing import Registry
 from referencing.exceptions import NoSuchResource, Unresolvable
 
 from toolshape.model._errors import ArgumentIssue
-from toolshape.model._json import Unchecked, equal
+from toolshape.model._json import Unchecked, equal, json_text
 from toolshape.model._types import Schema
 from toolshape.schema import _jsonschema_utils as vendored
 from toolshape.schema._dialects import DRAFT6, DRAFT7, DRAFT2019_09, DRAFT2020_12, dialect_of
@@ -139,6 +139,28 @@ def compile_schema(schema: Schema, formats: FormatChecker | None = None) -> Any:
     return validator_class(schema)(schema, registry=NO_RETRIEVAL, format_checker=formats)
 
 
+def _python_words(value: Any, depth: int = 0) -> bool:
+    """Whether Python spells `value` with words JSON doesn't have (`None`, `True`, `False`)."""
+    if value is None or isinstance(value, bool):
+        return True
+    if depth > 8 or not isinstance(value, (list, dict)):
+        return False
+    items = value.values() if isinstance(value, dict) else value
+    return any(_python_words(item, depth + 1) for item in list(items)[:100])
+
+
+def _worded(message: str, values: Iterable[Any]) -> str:
+    """`message` with the value and the keyword's value it quotes in JSON where Python would
+    spell `None`, `True` or `False` in them (`null is not of type 'string'`): a model reads
+    JSON."""
+    for value in values:
+        if _python_words(value):
+            spelled = _quoted(value)
+            if spelled in message:
+                message = message.replace(spelled, json_text(value, _MAX_QUOTED), 1)
+    return message
+
+
 def _path(prefix: str, parts: Iterable[Any]) -> str:
     path = ".".join(str(part) for part in parts)
     if prefix:
@@ -152,7 +174,7 @@ message (cut at `MAX_MESSAGE`)."""
 
 
 def _finding(error: ValidationError) -> Finding:
-    message = error.message
+    message = _worded(error.message, (error.instance, error.validator_value))
     if len(message) > MAX_MESSAGE:
         message = message[:MAX_MESSAGE] + "…"
     return tuple(error.absolute_path), str(error.validator), message
