@@ -469,3 +469,93 @@ def test_a_plans_file_with_its_text_damaged_loads_or_is_refused(seed: int, argum
     for tool in loaded.tools[:5]:
         with contextlib.suppress(PlanDataError):
             answers_totally(tool, arguments)
+
+
+# -- the model views: linear in the document (S14.4, S22) ------------------------------------------
+
+
+def view_document(seed: int, size: int, chained: bool) -> dict[str, Any]:
+    """A document of `size` definitions, each an object, union, `allOf` or array over earlier
+    ones (or itself); `chained`: each a union naming the one before twice (2^size ways)."""
+    rng = random.Random(seed)
+    defs: dict[str, Any] = {}
+    for i in range(size):
+        refs = [{"$ref": f"#/components/schemas/D{rng.randrange(i + 1)}"} for _ in range(3)]
+        earlier = [{"$ref": f"#/components/schemas/D{rng.randrange(max(i, 1))}"} for _ in range(2)]
+        if chained and i:
+            before = {"$ref": f"#/components/schemas/D{i - 1}"}
+            defs[f"D{i}"] = {"anyOf": [before, before]}
+            continue
+        shape = rng.randrange(5)
+        if shape == 0 or i == 0:
+            names = ["a", "b", "c"][: rng.randrange(1, 4)]
+            properties = {
+                n: rng.choice([{"type": "string"}, {"type": ["integer", "null"]}, refs[k]])
+                for k, n in enumerate(names)
+            }
+            required = [n for n in names if rng.random() < 0.5]
+            defs[f"D{i}"] = {"type": "object", "properties": properties, "required": required}
+        elif shape == 1:  # a union or `allOf` names earlier definitions only (S1.2: no cycle)
+            defs[f"D{i}"] = {"anyOf": earlier}
+        elif shape == 2:
+            defs[f"D{i}"] = {"oneOf": [earlier[0], {"type": "string"}]}
+        elif shape == 3:
+            defs[f"D{i}"] = {"type": "array", "items": refs[0]}
+        else:
+            defs[f"D{i}"] = {"allOf": earlier[:1], "description": "d"}
+    body = {"type": "object", "properties": {"v": {"$ref": f"#/components/schemas/D{size - 1}"}}}
+    return make_document(body, [], components={"schemas": defs})
+
+
+def nodes(value: Any) -> int:
+    if isinstance(value, dict):
+        return 1 + sum(nodes(v) for v in value.values())
+    if isinstance(value, list):
+        return 1 + sum(nodes(v) for v in value)
+    return 1
+
+
+#: The work a view may do per node of its document, and in all (the Gemini view's budget of
+#: about 100,000 bytes, at 8 bytes or more a node).
+WORK_PER_NODE, WORK_CEILING = 40, 20_000
+
+
+@pytest.mark.laws
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10**9), st.integers(2, 48), st.booleans())
+@example(1, 48, True)  # each definition a union naming the one before twice: 2^48 ways
+def test_a_view_works_in_proportion_to_its_document(seed: int, size: int, chained: bool) -> None:
+    """S14.4, S22 (findings 4, 15): the OpenAI and Gemini views call their walkers, the null
+    check and the kind check a bounded number of times per node of the document (OpenAI's
+    strict view took time exponential in it), counted, not timed."""
+    from toolshape.views import _gemini, _shapes, _strict
+
+    document = view_document(seed, size, chained)
+    (plan,) = plan_document(document, style="flat").tools
+    calls = 0
+
+    def counted(function: Any) -> Any:
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            nonlocal calls
+            calls += 1
+            return function(*args, **kwargs)
+
+        return wrapper
+
+    patches = [
+        (_shapes, "accepts_null"),
+        (_shapes, "view_kinds"),
+        (_strict, "accepts_null"),
+        (_gemini, "accepts_null"),
+        (_strict.Strict, "view"),
+        (_gemini.Gemini, "view"),
+    ]
+    with pytest.MonkeyPatch.context() as patch:
+        for owner, name in patches:
+            patch.setattr(owner, name, counted(getattr(owner, name)))
+        for api in ("openai", "gemini"):
+            calls = 0
+            made = model_tool(plan, api)
+            json.dumps(made.definition)
+            ceiling = WORK_PER_NODE * nodes(document["components"]) + 200
+            assert calls <= (ceiling if api == "openai" else max(ceiling, WORK_CEILING)), api

@@ -15,6 +15,8 @@ import anyio
 import httpx
 import mcp_types as types
 import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 
@@ -246,3 +248,111 @@ def test_under_pass_through_discovery_needs_the_callers_credential(
         "gateway error: this server passes each caller's own credential to the API, and this "
         "MCP request has no Authorization header"
     )
+
+
+# -- totality over the server's inputs (S14.4) ----------------------------------------------------
+
+
+def served_calls(handler: Handler, calls: list[tuple[str, Any]]) -> list[types.CallToolResult]:
+    """Each `(tool, arguments)` called through one server whose upstream is `handler`."""
+    api = Api(plans(), base_url="http://api.test", max_response_bytes=10_000)
+
+    async def run() -> list[types.CallToolResult]:
+        async with (
+            httpx.AsyncClient(transport=httpx.MockTransport(handler)) as http,
+            Client(build_server([api], http=http), mode="legacy") as client,
+        ):
+            return [await client.call_tool(tool, arguments) for tool, arguments in calls]
+
+    return anyio.run(run)
+
+
+@pytest.mark.laws
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.integers(0, 999),
+    st.binary(max_size=64) | st.sampled_from([b'{"path": "\\ud800"}', b"[1,", b"null"]),
+    st.sampled_from(
+        ["application/json", "text/plain", "image/png", "", "application/x+json; charset=latin-1"]
+    ),
+    st.text(max_size=12),
+)
+def test_any_answer_and_any_header_argument_is_an_answer(
+    status: int, body: bytes, kind: str, header: str
+) -> None:
+    """S14.4, S23.5: whatever the upstream answers (any status of three digits, any bytes, any
+    content type) and whatever text a header argument holds, every call ends in a
+    `CallToolResult` whose JSON UTF-8 can carry; never in a JSON-RPC error."""
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(status, content=body, headers={"content-type": kind} if kind else {})
+
+    results = served_calls(
+        handler,
+        [
+            ("getThing", {"id": "a"}),
+            ("createThing", {"id": "a", "name": "n", "x-trace": header}),
+            ("getBig", {}),
+        ],
+    )
+    for result in results:
+        json.dumps(result.model_dump(), ensure_ascii=False).encode("utf-8")
+
+
+@pytest.mark.laws
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(max_size=30) | st.from_regex(r"[0-9]{1,30}", fullmatch=True))
+@example("\u00b2")  # a digit to `isdigit`, not to `int`
+def test_any_cursor_is_a_page_or_invalid_params(cursor: str) -> None:
+    """S14.4, S23.2: any cursor text gives a page or an invalid-params error."""
+    api = Api(plans(), base_url="http://api.test")
+
+    async def run() -> types.ListToolsResult:
+        async with Client(build_server([api], page_size=4), mode="legacy") as client:
+            return await client.list_tools(cursor=cursor)
+
+    try:
+        page = anyio.run(run)
+    except BaseException as raised:  # an exception group around the client's error
+        leaf: BaseException = raised
+        while getattr(leaf, "exceptions", None):
+            (leaf,) = leaf.exceptions  # type: ignore[attr-defined]
+        assert isinstance(leaf, MCPError), repr(leaf)
+        assert leaf.error.code == types.INVALID_PARAMS
+    else:
+        assert cursor.isascii()
+        assert cursor.isdecimal()
+        assert int(cursor) < len(api.plans)
+        assert page.tools
+
+
+SETTINGS_TOKENS = [
+    "[[api]]\n", "[api]\n", 'document = "echo.json"\n', 'plans = "p.json"\n', "timeout = ",
+    "max_response_bytes = ", "style = ", "select = { tags = [1] }\n", "fixed = {a = ", "nan",
+    "inf", "-1", "0", "1979-05-27", '"flat"', "[", "]", "{", "}", "\n", "x = 1\n", '"\\ud800"',
+    "true", "= =", "headers = { a = 1 }\n", 'credentials = { k = "env:X" }\n',
+]  # fmt: skip
+
+
+@pytest.mark.laws
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(SETTINGS_TOKENS), max_size=20))
+@example(["[[api]]\n", 'document = "echo.json"\n', "style = ", "1979-05-27", "\n"])
+def test_any_config_file_is_settings_or_a_settings_error(tokens: list[str]) -> None:
+    """S14.4, S23.3: any text as a `--config` file gives settings or a `SettingsError` naming
+    each problem; nothing else escapes."""
+    import tempfile
+
+    from toolshape import SettingsError
+    from toolshape.server._settings import read_config
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = f"{folder}/serve.toml"
+        with open(path, "w", encoding="utf-8") as file:
+            file.write("".join(tokens))
+        problems: list[str] = []
+        try:
+            read_config(path)
+        except SettingsError as error:
+            problems = list(error.problems)
+            assert problems, "a SettingsError names its problems"
