@@ -15,7 +15,15 @@ Run: python -m benchmarks.pathological [--quick]
   nesting deepens (goal: linear in the objects written, not the paths through them);
 - one long text aliased many times in YAML: refused in time linear in the text;
 - 4,000 parameters whose portable names clash: planning time as their number doubles (goal:
-  linear).
+  linear);
+- a discovery search over 480 tools as its query grows to 56 KB (goal: bounded: a query past
+  64 words or 1,024 characters is refused);
+- the OpenAI strict view of definitions that each name the one before twice (2^n ways) as n
+  grows (goal: linear);
+- an answer that inflates from 100 KB of gzip past the response cap, through `toolshape.server`
+  with httpx's `MockTransport` (goal: the time of reading the cap, not the whole answer);
+- the Gemini view of definitions shared two ways at each level, with long descriptions, as
+  the levels grow (goal: bounded in bytes).
 
 Every figure is a ratio to a baseline measured in the same run (or a time per unit whose
 flatness shows linearity). Besides the public API the script uses `Judge` and, to measure
@@ -30,7 +38,7 @@ import json
 import re
 import statistics
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from functools import partial
 from typing import Any
 
@@ -247,6 +255,125 @@ def clashing_names(quick: bool) -> None:
         print(f"{count:>7}{took:>9.4f}{took / count * 1e6:>9.1f}")
 
 
+def _word(number: int) -> str:
+    """A distinct made-up word for each number (`baaa`, `caaa`, ...)."""
+    return "".join(chr(97 + number // 26**k % 26) for k in range(4))[::-1] + "q"
+
+
+def discovery_search(quick: bool) -> None:
+    print("\ndiscovery search over 480 tools as the query grows (refused past 64 words)")
+    print(f"{'query':>10}{'words':>7}{'search s':>10}  outcome")
+    words = ["list", "create", "update", "delete", "customer", "invoice", "payment", "refund"]
+    paths = {
+        f"/{words[i % 8]}/{i}": {
+            "get": {"operationId": f"{words[i % 8]}_{words[(i * 3) % 8]}_{i}",
+                    "summary": " ".join(words[(i + k) % 8] for k in range(6))}
+        }
+        for i in range(480)
+    }  # fmt: skip
+    plans = toolshape.plan_document({"openapi": "3.1.0", "paths": paths}).tools
+    for count in (4, 64, 640) if quick else (4, 64, 640, 8_000):
+        query = " ".join(_word(i) for i in range(count))  # distinct words, none indexed
+        try:
+            took = seconds(partial(toolshape.search, plans, query), runs=1)
+            outcome = "searched"
+        except ValueError:
+            took, outcome = 0.0, "refused"
+        print(f"{len(query):>10}{count:>7}{took:>10.4f}  {outcome}")
+
+
+def aliased_unions(size: int) -> toolshape.Plan:
+    schemas: dict[str, Any] = {
+        "A0": {"type": "object", "properties": {"x": {"type": "string"}}, "required": ["x"]}
+    }
+    for i in range(1, size):
+        before = {"$ref": f"#/components/schemas/A{i - 1}"}
+        schemas[f"A{i}"] = {"anyOf": [before, before]}
+    body = {"type": "object", "properties": {"v": {"$ref": f"#/components/schemas/A{size - 1}"}}}
+    doc = {
+        "openapi": "3.1.0",
+        "components": {"schemas": schemas},
+        "paths": {
+            "/t": {"post": {"requestBody": {"content": {"application/json": {"schema": body}}}}}
+        },
+    }
+    (plan,) = toolshape.plan_document(doc, style="flat").tools
+    return plan
+
+
+def strict_view(quick: bool) -> None:
+    print("\nOpenAI strict view of definitions naming the one before twice (linear = flat ms/def)")
+    print(f"{'defs':>6}{'view s':>10}{'ms/def':>9}")
+    for size in (8, 12, 16) if quick else (8, 12, 14, 16, 200):
+        plan = aliased_unions(size)
+        took = seconds(partial(toolshape.model_tool, plan, "openai"), runs=1)
+        print(f"{size:>6}{took:>10.4f}{took / size * 1000:>9.3f}")
+
+
+def inflating_answer(quick: bool) -> None:
+    import zlib
+
+    import anyio
+    import httpx
+    from mcp import Client
+
+    from toolshape.server import Api, build_server
+
+    inflated = 20 * 2**20 if quick else 200 * 2**20
+    packer = zlib.compressobj(9, zlib.DEFLATED, 31)  # gzip framing
+    zeros = b"0," * 2**19
+    bomb = b"[" + b"".join(packer.compress(zeros) for _ in range(inflated // len(zeros)))
+    bomb = packer.compress(b"[") + bomb[1:] + packer.compress(b"0]") + packer.flush()
+    doc = {"openapi": "3.1.0", "paths": {"/big": {"get": {"operationId": "big"}}}}
+    api = Api(toolshape.plan_document(doc).tools, base_url="http://api.test")
+
+    async def network() -> AsyncIterator[bytes]:  # as a socket gives it: 64 KB at a time
+        for start in range(0, len(bomb), 65_536):
+            yield bomb[start : start + 65_536]
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        headers = {"content-type": "application/json", "content-encoding": "gzip"}
+        return httpx.Response(200, content=network(), headers=headers)
+
+    async def call() -> None:
+        async with (
+            httpx.AsyncClient(transport=httpx.MockTransport(handler)) as http,
+            Client(build_server([api], http=http), mode="legacy") as client,
+        ):
+            await client.call_tool("big", {})
+
+    took = seconds(partial(anyio.run, call), runs=1)
+    print(f"\nan answer of {len(bomb) // 1024} KB gzip inflating to {inflated // 2**20} MiB "
+          f"(cap {api.max_response_bytes} bytes): one call {took:.3f} s")  # fmt: skip
+
+
+def gemini_view(quick: bool) -> None:
+    print("\nGemini view of definitions shared two ways per level, 2 KB of text at the bottom")
+    print(f"{'levels':>7}{'document B':>12}{'view B':>10}{'view s':>9}")
+    for levels in (6, 10, 14) if quick else (6, 10, 14, 18, 22):
+        text = "d" * 2000
+        schemas: dict[str, Any] = {
+            "L0": {"type": "object", "description": text,
+                   "properties": {"x": {"type": "string", "description": text}}}
+        }  # fmt: skip
+        for i in range(1, levels):
+            before = {"$ref": f"#/components/schemas/L{i - 1}"}
+            schemas[f"L{i}"] = {"type": "object", "properties": {"a": before, "b": before}}
+        top = {"$ref": f"#/components/schemas/L{levels - 1}"}
+        body = {"type": "object", "properties": {"v": top}}
+        doc = {
+            "openapi": "3.1.0",
+            "components": {"schemas": schemas},
+            "paths": {
+                "/t": {"post": {"requestBody": {"content": {"application/json": {"schema": body}}}}}
+            },
+        }
+        (plan,) = toolshape.plan_document(doc, style="flat").tools
+        took = seconds(partial(toolshape.model_tool, plan, "gemini"), runs=1)
+        size = len(json.dumps(toolshape.model_tool(plan, "gemini").parameters))
+        print(f"{levels:>7}{len(json.dumps(doc)):>12}{size:>10}{took:>9.4f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="smaller inputs (smoke test)")
@@ -259,6 +386,10 @@ def main() -> None:
     swagger_anchors(args.quick)
     scalar_alias_bomb(args.quick)
     clashing_names(args.quick)
+    discovery_search(args.quick)
+    strict_view(args.quick)
+    inflating_answer(args.quick)
+    gemini_view(args.quick)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import zlib
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -356,3 +357,52 @@ def test_any_config_file_is_settings_or_a_settings_error(tokens: list[str]) -> N
         except SettingsError as error:
             problems = list(error.problems)
             assert problems, "a SettingsError names its problems"
+
+
+@pytest.mark.parametrize(
+    ("encoding", "packed"),
+    [
+        ("gzip", gzip.compress(b'{"method": "GET", "path": "/p"}')),
+        ("deflate", zlib.compress(b'{"method": "GET", "path": "/p"}')),
+        ("deflate", zlib.compress(b'{"method": "GET", "path": "/p"}', wbits=-15)),
+        ("identity", b'{"method": "GET", "path": "/p"}'),
+    ],
+    ids=["gzip", "deflate", "raw-deflate", "identity"],
+)
+def test_an_encoded_answer_from_the_network_is_read_as_it_says(
+    encoding: str, packed: bytes
+) -> None:
+    """S23.5: an answer from the network in `gzip` or `deflate` (zlib's, or raw as some send)
+    is inflated by the server itself, so the cap holds while inflating."""
+
+    async def network() -> AsyncIterator[bytes]:
+        for start in range(0, len(packed), 7):
+            yield packed[start : start + 7]
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        assert request.headers["accept-encoding"] == "gzip, deflate"
+        headers = {"content-type": "application/json", "content-encoding": encoding}
+        return httpx.Response(200, content=network(), headers=headers)
+
+    result = answer(handler, "getThing", {"id": "a"})
+    assert result.is_error is False
+    assert result.structured_content == {"method": "GET", "path": "/p"}
+
+
+def test_an_answer_in_an_encoding_toolshape_cant_read_is_an_answer_naming_it() -> None:
+    """S23.5: only `gzip` and `deflate` are asked for; an answer in another encoding anyway is
+    an `isError` result naming it."""
+
+    async def network() -> AsyncIterator[bytes]:
+        yield b"\x0b\x02\x80{}\x03"
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        headers = {"content-type": "application/json", "content-encoding": "br"}
+        return httpx.Response(200, content=network(), headers=headers)
+
+    result = answer(handler, "getThing", {"id": "a"})
+    assert result.is_error
+    assert text(result) == (
+        "api.test: GET /things/a failed: the answer is in the 'br' encoding, which toolshape "
+        "can't read"
+    )
