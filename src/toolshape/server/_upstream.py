@@ -9,7 +9,8 @@ result naming the API, the method, the path and what failed. Redirects are never
 from __future__ import annotations
 
 import ssl
-from collections.abc import Mapping
+import zlib
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 from urllib.parse import urlsplit
@@ -85,6 +86,8 @@ async def forward(
     url = api.base_url.rstrip("/") + request.url
     # S12.2: header values are Latin-1 text (obs-text past ASCII), sent as those bytes.
     wire = [(name.encode("latin-1"), value.encode("latin-1")) for name, value in outbound]
+    if not any(name.lower() == b"accept-encoding" for name, _ in wire):
+        wire.append((b"accept-encoding", b"gzip, deflate"))  # what `_Inflater` reads
     try:
         with anyio.fail_after(api.timeout):
             status, headers, body, more = await _exchange(
@@ -115,11 +118,17 @@ async def _exchange(
     however compressed, costs no more than the limit)."""
     try:
         async with http.stream(method, url, headers=outbound, content=content) as response:
+            # A transport that hands over a body already read (httpx's `MockTransport`) has
+            # decoded it too; from the network, it is inflated here, never past the limit.
+            read = response.is_stream_consumed
+            inflater = _Inflater("" if read else response.headers.get("content-encoding", ""))
             body = bytearray()
-            async for chunk in response.aiter_bytes():  # decoded: the limit holds unzipped
-                body += chunk
+            async for chunk in _chunks(response) if read else response.aiter_raw():
+                body += inflater.feed(chunk, limit + 1 - len(body))
                 if len(body) > limit:
                     break
+            else:
+                body += inflater.rest(limit + 1 - len(body))
             headers = list(response.headers.multi_items())
             return response.status_code, headers, bytes(body[:limit]), len(body) > limit
     except httpx.TimeoutException:
@@ -134,6 +143,50 @@ async def _exchange(
         raise Failed(f"the URL can't be sent ({error})") from None
     except httpx.HTTPError as error:
         raise Failed(f"{type(error).__name__}: {error}") from None
+
+
+async def _chunks(response: httpx.Response) -> AsyncIterator[bytes]:
+    yield response.content
+
+
+class _Inflater:
+    """An answer's body decoded as its `Content-Encoding` says (`gzip`, `deflate`, or none),
+    never more than asked for at a time: a small compressed answer can inflate a thousand
+    times, so the cap must hold while inflating, not after (S23.5).
+
+    Raises:
+        Failed: an encoding toolshape does not read, or a body it can't inflate.
+    """
+
+    def __init__(self, encoding: str) -> None:
+        self.encoding = encoding.strip().lower()
+        if self.encoding in ("gzip", "x-gzip"):
+            self.inflate: Any = zlib.decompressobj(zlib.MAX_WBITS | 16)
+        elif self.encoding == "deflate":
+            self.inflate = zlib.decompressobj()
+        elif self.encoding in ("", "identity"):
+            self.inflate = None
+        else:
+            raise Failed(f"the answer is in the {encoding!r} encoding, which toolshape can't read")
+        self.first = True
+
+    def feed(self, data: bytes, most: int) -> bytes:
+        """At most `most` bytes of body from `data` (the rest of `data` is never inflated)."""
+        if self.inflate is None:
+            return data
+        try:
+            return bytes(self.inflate.decompress(data, most))
+        except zlib.error as error:
+            if self.encoding == "deflate" and self.first:  # a raw deflate stream, as some send
+                self.inflate, self.first = zlib.decompressobj(-zlib.MAX_WBITS), False
+                return self.feed(data, most)
+            raise Failed(f"the answer's {self.encoding} body can't be read ({error})") from None
+        finally:
+            self.first = False
+
+    def rest(self, most: int) -> bytes:
+        """What the encoding still holds once the answer ended (at most `most` bytes)."""
+        return b"" if self.inflate is None else bytes(self.inflate.flush(max(most, 1)))
 
 
 def host_of(url: str) -> str:
