@@ -289,7 +289,12 @@ def aliased_unions(size: int) -> toolshape.Plan:
     for i in range(1, size):
         before = {"$ref": f"#/components/schemas/A{i - 1}"}
         schemas[f"A{i}"] = {"anyOf": [before, before]}
-    body = {"type": "object", "properties": {"v": {"$ref": f"#/components/schemas/A{size - 1}"}}}
+    return one_body_tool(schemas, f"A{size - 1}")
+
+
+def one_body_tool(schemas: dict[str, Any], top: str) -> toolshape.Plan:
+    """The flat tool of a document whose body's one property `v` is the definition `top`."""
+    body = {"type": "object", "properties": {"v": {"$ref": f"#/components/schemas/{top}"}}}
     doc = {
         "openapi": "3.1.0",
         "components": {"schemas": schemas},
@@ -359,19 +364,10 @@ def gemini_view(quick: bool) -> None:
         for i in range(1, levels):
             before = {"$ref": f"#/components/schemas/L{i - 1}"}
             schemas[f"L{i}"] = {"type": "object", "properties": {"a": before, "b": before}}
-        top = {"$ref": f"#/components/schemas/L{levels - 1}"}
-        body = {"type": "object", "properties": {"v": top}}
-        doc = {
-            "openapi": "3.1.0",
-            "components": {"schemas": schemas},
-            "paths": {
-                "/t": {"post": {"requestBody": {"content": {"application/json": {"schema": body}}}}}
-            },
-        }
-        (plan,) = toolshape.plan_document(doc, style="flat").tools
+        plan = one_body_tool(schemas, f"L{levels - 1}")
         took = seconds(partial(toolshape.model_tool, plan, "gemini"), runs=1)
         size = len(json.dumps(toolshape.model_tool(plan, "gemini").parameters))
-        print(f"{levels:>7}{len(json.dumps(doc)):>12}{size:>10}{took:>9.4f}")
+        print(f"{levels:>7}{len(json.dumps(schemas)):>12}{size:>10}{took:>9.4f}")
 
 
 def main() -> None:
