@@ -5,9 +5,13 @@ the outside oracles."""
 
 from __future__ import annotations
 
+import io
 import json
 import random
+import sys
+from contextlib import contextmanager
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -561,7 +565,7 @@ def test_names_a_model_api_refuses_are_view_errors() -> None:
 
 def test_an_api_the_library_does_not_know_is_refused() -> None:
     with pytest.raises(ValueError, match="api can't be 'claude'"):
-        model_tool(plan(THING), "claude")  # type: ignore[arg-type]
+        model_tool(plan(THING), "claude")
 
 
 def test_the_command_line_prints_the_view(tmp_path: Any) -> None:
@@ -787,3 +791,62 @@ def test_a_view_shaped_twin_routes_to_the_same_request() -> None:
                     partial(lambda tool, made, v: made.call(tool.read(v)), tool, made, spoiled)
                 )
     assert checked >= 20
+
+
+@pytest.mark.integration
+def test_a_new_view_is_one_module_and_one_row(tmp_path: Any) -> None:
+    """S22.1, S22.6: a view registered in the table of views (tests/toy_view.py, nothing else
+    changed) is made by `model_tool`, printed by `toolshape plan --json --schema-view` and
+    served by `toolshape serve --schema-view` (a real stdio client lists and calls it)."""
+    from tests import toy_view
+    from toolshape.cli import main
+    from toolshape.views import VIEWS, schema_views
+
+    toy_view.register()
+    try:
+        view_is_served(tmp_path, main)
+    finally:
+        del VIEWS["toy"]  # the table is the process's: other tests see the three views
+    assert "toy-view" not in schema_views()
+
+
+def view_is_served(tmp_path: Any, main: Any) -> None:
+    """The toy view, registered, through `model_tool`, `toolshape plan` and `toolshape serve`."""
+    import anyio
+    from mcp import Client
+    from mcp.client.stdio import StdioServerParameters
+
+    from tests import toy_view
+    from tests import upstream as up
+    from toolshape.views import VIEWS, schema_views
+
+    assert VIEWS["toy"] is toy_view.TOY
+    assert "toy-view" in schema_views()
+    made = model_tool(plan(THING), "toy")
+    assert made.definition["tool"] == "make"
+    assert "description" not in json.dumps(made.parameters)
+    with contextmanager(up.running)() as upstream:
+        spec = tmp_path / "echo.json"
+        spec.write_text(json.dumps(up.document(upstream.base_url)), encoding="utf-8")
+        out = io.StringIO()
+        assert main(["plan", str(spec), "--json", "--schema-view", "toy-view"], out=out) == 0
+        printed = json.loads(out.getvalue())
+        assert printed["modelTools"][0]["definition"]["tool"] == "createThing"
+        serve = (
+            "import sys; from tests import toy_view; toy_view.register(); "
+            "from toolshape.cli import main; sys.exit(main(sys.argv[1:]))"
+        )
+        params = StdioServerParameters(
+            command=sys.executable,
+            args=["-c", serve, "serve", str(spec), "--schema-view", "toy-view"],
+            cwd=str(Path(__file__).parent.parent),
+        )
+
+        async def run() -> tuple[Any, Any]:
+            async with Client(params) as client:
+                listed = await client.list_tools()
+                return listed, await client.call_tool("getThing", {"id": "t1"})
+
+        listed, called = anyio.run(run)
+    assert all("description" not in json.dumps(t.input_schema) for t in listed.tools)
+    assert called.structured_content["path"] == "/things/t1"

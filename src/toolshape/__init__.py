@@ -53,7 +53,8 @@ from toolshape.plans._format import PLAN_SCHEMA
 from toolshape.plans._plan import FixedArgument, ParameterRoute, Plan, PlanResult
 from toolshape.plans._search import search
 from toolshape.read._select import Select
-from toolshape.views._model_tool import ModelApi, ModelTool, model_tool
+from toolshape.views._model_tool import ModelApi, model_tool
+from toolshape.views._tool import ModelTool
 
 # The composition root: plans (the model) compile their call engine through this, so the model
 # never imports the call side (docs/design.md).

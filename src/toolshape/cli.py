@@ -33,7 +33,8 @@ from toolshape.planner._api import plan_document
 from toolshape.plans._file import PLANS_FORMAT, dump_plans, load_plans
 from toolshape.plans._plan import Plan, PlanResult
 from toolshape.read._select import Select
-from toolshape.views._model_tool import ModelApi, model_tool
+from toolshape.views._model_tool import model_tool
+from toolshape.views._table import schema_views, view_of
 
 EXAMPLE = "example.openapi.json"
 """The bundled example document `toolshape plan` reads when no SPEC is given."""
@@ -445,10 +446,10 @@ def _as_json(result: PlanResult, view: str = "mcp") -> dict[str, Json]:
         ViewError: a name the model API refuses.
     """
     shown: dict[str, Json] = _plain_json(result)
-    if view == "mcp":
+    chosen = view_of(view)
+    if chosen is None:
         return shown
-    api: ModelApi = "openai" if view == "openai-strict" else "gemini"
-    models = [model_tool(plan, api) for plan in result.tools]
+    models = [model_tool(plan, chosen.api) for plan in result.tools]
     tools: list[JsonObject] = [plan.to_mcp_tool() for plan in result.tools]
     for tool, model in zip(tools, models, strict=True):
         tool["inputSchema"] = model.parameters
@@ -678,7 +679,7 @@ def add_schema_view(parser: argparse.ArgumentParser) -> None:
     """`--schema-view` (S22.6): the input schema tools advertise."""
     parser.add_argument(
         "--schema-view",
-        choices=("mcp", "openai-strict", "gemini"),
+        choices=schema_views(),
         default="mcp",
         help="the tools' input schemas: the plan's (mcp, the default), or the OpenAI strict or "
         "Gemini view, calls read back from it",

@@ -33,7 +33,8 @@ from toolshape.model._types import SecurityScheme
 from toolshape.plans._plan import Plan
 from toolshape.plans._search import Indexed, index, query_problem, ranked
 from toolshape.server._upstream import Api, error_text, failure, forward
-from toolshape.views._model_tool import ModelTool, model_tool
+from toolshape.views._table import view_of
+from toolshape.views._tool import ModelTool
 
 #: S23.2: tools per `tools/list` page, unless the server is told otherwise.
 PAGE_SIZE = 100
@@ -51,10 +52,8 @@ class Entry:
     @functools.cached_property
     def model(self) -> ModelTool | None:
         """S22.6: the model view the API advertises (made on first use), or None for `mcp`."""
-        view = self.api.schema_view
-        if view == "mcp":
-            return None
-        return model_tool(self.plan, "openai" if view == "openai-strict" else "gemini")
+        view = view_of(self.api.schema_view)
+        return None if view is None else view.make(self.plan)
 
 
 class Catalog:

@@ -24,7 +24,7 @@ from toolshape.read._select import Select
 from toolshape.server._build import duplicates
 from toolshape.server._settings import ApiSettings
 from toolshape.server._upstream import Api, served_name
-from toolshape.views._model_tool import TOOL_NAME
+from toolshape.views._tool import TOOL_NAME
 
 #: A base URL: an absolute `http` or `https` URL.
 _ABSOLUTE = re.compile(r"^https?://[^/\s]+", re.I)

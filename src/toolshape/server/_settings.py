@@ -20,12 +20,11 @@ from toolshape.model._json import json_problem, json_text
 from toolshape.model._options import PROFILES, Options, option_kinds
 from toolshape.read._select import Select
 from toolshape.server._upstream import MAX_RESPONSE_BYTES, TIMEOUT, SchemaView
+from toolshape.views._table import schema_views
 
 #: S23.2: `serve`'s own defaults over the profile's: every operation a tool, each exact.
 SERVE_PRESET: Mapping[str, object] = {"on_collision": "rename", "on_unflattenable": "nested"}
 SERVE_STYLE = "flat"
-#: S22.6: the input schemas a server may advertise.
-SCHEMA_VIEWS = ("mcp", "openai-strict", "gemini")
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +52,7 @@ class ApiSettings:
     max_response_bytes: int = MAX_RESPONSE_BYTES
     pass_through_auth: str | None = None
     schema_view: SchemaView = "mcp"
-    """S22.6: `mcp`, `openai-strict` or `gemini`."""
+    """S22.6: `mcp`, or a model view's name (`toolshape.views.schema_views()`)."""
 
     def key(self, name: str) -> str:
         """How a message names setting `name`: `` `api[0].timeout` `` or `--timeout`."""
@@ -172,8 +171,8 @@ def _problem(key: str, value: Any, switches: Mapping[str, tuple[object, ...]]) -
             return f"must be {_kind_name(wanted)}, not {json_text(value, 60)}"
         if key == "style" and value not in ("flat", "nested"):
             return f"is {json_text(value)}; use flat or nested"
-        if key == "schema_view" and value not in SCHEMA_VIEWS:
-            return f"is {json_text(value)}; use {', '.join(SCHEMA_VIEWS)}"
+        if key == "schema_view" and value not in schema_views():
+            return f"is {json_text(value)}; use {', '.join(schema_views())}"
         return None
     if key not in _TABLES:
         return "is not a setting"

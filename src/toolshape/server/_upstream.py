@@ -12,7 +12,7 @@ import ssl
 import zlib
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeAlias
+from typing import Any, TypeAlias
 from urllib.parse import urlsplit
 
 import anyio
@@ -22,8 +22,9 @@ from toolshape.call._result import decode, is_text, media_type
 from toolshape.model._types import Request
 from toolshape.plans._plan import Plan
 
-SchemaView: TypeAlias = Literal["mcp", "openai-strict", "gemini"]
-"""S22.6: the input schema a server advertises: the plan's (`mcp`), or a model API's view."""
+SchemaView: TypeAlias = str
+"""S22.6: the input schema a server advertises: the plan's (`mcp`), or a model view's by its
+name in the table of views (`toolshape.views.schema_views()`: `openai-strict`, `gemini`)."""
 
 #: S23.5: the defaults of `--timeout` (seconds) and `--max-response-bytes`.
 TIMEOUT = 30.0
@@ -51,8 +52,8 @@ class Api:
     timeout: float = TIMEOUT
     max_response_bytes: int = MAX_RESPONSE_BYTES
     schema_view: SchemaView = "mcp"
-    """S22.6: with `openai-strict` or `gemini`, each tool's input schema is that model view's
-    parameters, and calls read back from it (S22.3) before `Plan.call`."""
+    """S22.6: with a model view's name (`openai-strict`, `gemini`), each tool's input schema is
+    that view's parameters, and calls read back from it (S22.3) before `Plan.call`."""
 
     @property
     def label(self) -> str:

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 
 from toolshape.model._json import Json, JsonObject, Unchecked, is_map
 from toolshape.model._types import Wrapped
+from toolshape.plans._plan import Plan
 from toolshape.schema._pointers import def_name, escape
 from toolshape.views._read import SAME, Read
 from toolshape.views._shapes import (
@@ -28,6 +29,7 @@ from toolshape.views._shapes import (
     typed,
     union_key,
 )
+from toolshape.views._tool import ModelTool
 
 #: The keywords of Gemini's `Schema` the view keeps as they are.
 _KEPT = ("format", "description", "minimum", "maximum", "minItems", "maxItems", "minLength",
@@ -208,3 +210,18 @@ def _bytes(schema: Unchecked) -> int:
         elif is_map(value) and key == "properties":
             size += sum(len(name) + 4 for name in value)
     return size
+
+
+def gemini_tool(plan: Plan) -> ModelTool:
+    """S22.5: Gemini's tool: the Gemini view; its cuts are its reasons."""
+    schema = plan.input_schema
+    gemini = Gemini(schema)
+    try:
+        view, reader = gemini.view({**schema, "type": "object"}, "")
+    except RecursionError:  # S14.4: left to the document, which judges every call
+        gemini.reasons.append("/: references nested too deeply to view")
+        view, reader = {"type": "object"}, SAME
+    parameters = view if isinstance(view, dict) else {"type": "object"}
+    definition = {"name": plan.name, "description": plan.description, "parameters": parameters}
+    reasons = tuple(dict.fromkeys(gemini.reasons))  # a union viewed twice finds its cuts twice
+    return ModelTool(plan, "gemini", definition, False, reasons, parameters, reader)

@@ -16,6 +16,7 @@ from typing import Any
 
 from toolshape.model._json import Json, JsonObject, Unchecked, is_map
 from toolshape.model._types import Wrapped
+from toolshape.plans._plan import Plan
 from toolshape.schema._pointers import def_name, escape
 from toolshape.views._read import SAME, Read
 from toolshape.views._shapes import (
@@ -31,6 +32,7 @@ from toolshape.views._shapes import (
     typed,
     union_key,
 )
+from toolshape.views._tool import ModelTool
 
 #: The string formats strict mode accepts (others are annotations, S13.3: dropped).
 FORMATS = frozenset(
@@ -251,3 +253,46 @@ def _objects(schema: Unchecked) -> tuple[int, int]:
         if isinstance(branches, list):
             stack.extend((branch, depth) for branch in branches)
     return deepest, count
+
+
+def openai_tool(plan: Plan) -> ModelTool:
+    """S22.2: OpenAI's tool: the strict view, or (with its reasons) the document's schema, not
+    strict."""
+    schema = plan.input_schema
+    strict = Strict(schema)
+    try:
+        view, reader = _root(strict, schema)
+    except RecursionError:  # S14.4: a chain of references too long to follow is a reason
+        view, reader = strict.refuse("", "references nested too deeply to view")
+    reasons = list(strict.reasons)
+    if not reasons and isinstance(view, dict):
+        if strict.def_views:
+            view["$defs"] = dict(strict.def_views)
+        too_big = size_problem(view)
+        if too_big is not None:
+            reasons.append(f"/: {too_big}")
+    if reasons or not isinstance(view, dict):
+        parameters, reader, defs, is_strict = schema, SAME, {}, False
+    else:
+        parameters, defs, is_strict = view, dict(strict.def_reads), True
+    function = {
+        "name": plan.name,
+        "description": plan.description,
+        "parameters": parameters,
+        "strict": is_strict,
+    }
+    definition: JsonObject = {"type": "function", "function": function}
+    return ModelTool(
+        plan, "openai", definition, is_strict, tuple(reasons), parameters, reader, defs
+    )
+
+
+def _root(strict: Strict, schema: JsonObject) -> tuple[Json, Read]:
+    """The root's view: an object even with no property (a free-form root can't be text)."""
+    properties = schema.get("properties")
+    if is_map(properties) and properties:
+        return strict.view({**schema, "type": "object"}, "")
+    if schema.get("additionalProperties", True) is not False:
+        return strict.refuse("", "an open root with no property (strict mode closes it)")
+    empty: JsonObject = {"type": "object", "properties": {}, "required": []}
+    return {**empty, "additionalProperties": False}, SAME
