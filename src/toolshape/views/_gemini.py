@@ -16,20 +16,9 @@ from toolshape.model._types import Wrapped
 from toolshape.plans._plan import Plan
 from toolshape.schema._pointers import def_name, escape
 from toolshape.views._read import SAME, Read
-from toolshape.views._shapes import (
-    accepts_null,
-    by_kind,
-    declared_kinds,
-    description_of,
-    folded,
-    json_text,
-    object_kind,
-    pairs_of,
-    text_of,
-    typed,
-    union_key,
-)
+from toolshape.views._shapes import accepts_null, by_kind, description_of, object_kind, text_of
 from toolshape.views._tool import ModelTool
+from toolshape.views._walk import Path, Walker
 
 #: The keywords of Gemini's `Schema` the view keeps as they are.
 _KEPT = ("format", "description", "minimum", "maximum", "minItems", "maxItems", "minLength",
@@ -42,44 +31,36 @@ BUDGET = 100_000
 _CUT = "JSON text of the value (nested too deeply to describe here)."
 
 
-class Gemini:
-    """One tool's Gemini view: `view(schema)` gives it and its reading."""
+class Gemini(Walker):
+    """One tool's Gemini view: `view(schema, where)` gives it and its reading; references are
+    inlined, each path cut at its third visit to a definition or past the byte budget."""
 
     def __init__(self, root: Mapping[str, Unchecked]) -> None:
-        defs = root.get("$defs")
-        self.defs: Mapping[str, Unchecked] = defs if is_map(defs) else {}
-        self.reasons: list[str] = []
+        super().__init__(root)
         self.budget = BUDGET
-        """The bytes of view still to make before references are cut (`spend` counts them)."""
-        self.nulls: dict[str, bool] = {}
-        self.kinds: dict[int, tuple[Json, set[str]]] = {}
-        """What `accepts_null` and `by_kind` found of each definition (S14.4: each once)."""
+        """The bytes of view still to make before references are cut (`enter` counts them)."""
         self.plain = False
         """Inside a union that can't be read back by kind: objects as they are (free-form and
         map objects as `object`, optional properties without the null reading)."""
 
-    def view(self, schema: Unchecked, where: str, path: tuple[str, ...] = ()) -> tuple[Json, Read]:
-        """The Gemini view of `schema` (at `where`), `path` the references followed to it."""
+    def enter(self, schema: Unchecked) -> None:
         self.budget -= _bytes(schema)
-        if not typed(schema):
-            return text_of(schema), SAME
-        assert is_map(schema)
-        if "$ref" in schema:
-            return self._ref(schema, where, path)
-        taken = folded(schema, self.defs)
-        if isinstance(taken, Wrapped):  # branches that can't merge: left to the document
-            schema = {k: v for k, v in schema.items() if k != "allOf"}
-        elif taken is not None:
-            return self.view(taken, where, path)
-        union = union_key(schema)
-        if union is not None and "type" not in schema:
-            return self._union(schema, schema[union], where, path)
-        kinds = declared_kinds(schema)
-        core = [k for k in kinds if k != "null"]
-        null = len(core) < len(kinds)
+
+    def untyped(self, schema: Unchecked, where: str) -> tuple[Json, Read]:
+        return text_of(schema), SAME
+
+    def unmerged(
+        self, schema: Mapping[str, Unchecked], why: Wrapped, where: str, path: Path
+    ) -> tuple[Json, Read]:
+        """Branches that can't merge are left to the document, which judges every call."""
+        return self.shaped({k: v for k, v in schema.items() if k != "allOf"}, where, path)
+
+    def kinded(
+        self, schema: Mapping[str, Unchecked], core: list[str], null: bool, where: str, path: Path
+    ) -> tuple[Json, Read]:
         if len(core) > 1:
             branches = [{**schema, "type": k} for k in core]
-            view, read = self._union(text_of(schema), branches, where, path)
+            view, read = self.union(text_of(schema), branches, where, path)
             return ({**view, "nullable": True} if null and isinstance(view, dict) else view), read
         view, read = self._typed(schema, core[0] if core else None, where, path)
         if null and isinstance(view, dict):
@@ -87,10 +68,10 @@ class Gemini:
         return view, read
 
     def _typed(
-        self, schema: Mapping[str, Unchecked], kind: str | None, where: str, path: tuple[str, ...]
-    ) -> tuple[JsonObject, Read]:
+        self, schema: Mapping[str, Unchecked], kind: str | None, where: str, path: Path
+    ) -> tuple[Json, Read]:
         if kind == "object" or (kind is None and "properties" in schema):
-            return self._object(schema, where, path)
+            return self.object(schema, where, path)
         out: JsonObject = {} if kind is None else {"type": kind}
         out.update((key, schema[key]) for key in _KEPT if key in schema)
         values = schema.get("enum", [schema["const"]] if "const" in schema else None)
@@ -105,9 +86,7 @@ class Gemini:
                 return out, Read("array", inner=read) if read.changes else SAME
         return out, SAME
 
-    def _ref(
-        self, schema: Mapping[str, Unchecked], where: str, path: tuple[str, ...]
-    ) -> tuple[Json, Read]:
+    def ref(self, schema: Mapping[str, Unchecked], where: str, path: Path) -> tuple[Json, Read]:
         name = def_name(schema["$ref"])
         if name is None or name not in self.defs:
             return {}, SAME
@@ -121,10 +100,9 @@ class Gemini:
             view = {**view, "description": description}
         return view, read
 
-    def _union(
-        self, schema: Mapping[str, Unchecked], branches: list[Unchecked], where: str,
-        path: tuple[str, ...],
-    ) -> tuple[Json, Read]:  # fmt: skip
+    def union(
+        self, schema: Mapping[str, Unchecked], branches: list[Unchecked], where: str, path: Path
+    ) -> tuple[Json, Read]:
         nulls = [b for b in branches if is_map(b) and b.get("type") == "null"]
         rest = [b for b in branches if b not in nulls]
         views, reads = [], []
@@ -145,26 +123,21 @@ class Gemini:
         if found is None:  # viewed again, every branch as it is: nothing to read back
             self.plain, plain = True, self.plain
             try:
-                as_is, _ = self._union(schema, branches, where, path)
+                as_is, _ = self.union(schema, branches, where, path)
             finally:
                 self.plain = plain
             return as_is, SAME
         return out, (Read("nullable", inner=found) if nulls and found.changes else found)
 
-    def _object(
-        self, schema: Mapping[str, Unchecked], where: str, path: tuple[str, ...]
-    ) -> tuple[JsonObject, Read]:
-        shape = object_kind(schema)
-        text = description_of(schema)
-        if self.plain and shape in ("free", "map"):
+    def object(self, schema: Mapping[str, Unchecked], where: str, path: Path) -> tuple[Json, Read]:
+        if self.plain and object_kind(schema) in ("free", "map"):  # as it is: an object
+            text = description_of(schema)
             return ({"type": "object", "description": text} if text else {"type": "object"}), SAME
-        if shape == "free":
-            return json_text(text), Read("json")
-        if shape == "map":
-            value, read = self.view(
-                schema["additionalProperties"], f"{where}/additionalProperties", path
-            )
-            return pairs_of(value, text), Read("pairs", inner=read)
+        return super().object(schema, where, path)
+
+    def properties(
+        self, schema: Mapping[str, Unchecked], closed: bool, where: str, path: Path
+    ) -> tuple[JsonObject, Read]:
         out: JsonObject = {"type": "object"}
         properties = schema.get("properties")
         views: JsonObject = {}
@@ -179,6 +152,7 @@ class Gemini:
         required = schema.get("required")
         if isinstance(required, list) and required:
             out["required"] = [name for name in required if name in views]
+        text = description_of(schema)
         if text:
             out["description"] = text
         if self.plain:

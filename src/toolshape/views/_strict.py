@@ -19,20 +19,9 @@ from toolshape.model._types import Wrapped
 from toolshape.plans._plan import Plan
 from toolshape.schema._pointers import def_name, escape
 from toolshape.views._read import SAME, Read
-from toolshape.views._shapes import (
-    accepts_null,
-    by_kind,
-    declared_kinds,
-    description_of,
-    folded,
-    json_text,
-    object_kind,
-    pairs_of,
-    text_of,
-    typed,
-    union_key,
-)
+from toolshape.views._shapes import accepts_null, by_kind, description_of, text_of, typed
 from toolshape.views._tool import ModelTool
+from toolshape.views._walk import Path, Walker
 
 #: The string formats strict mode accepts (others are annotations, S13.3: dropped).
 FORMATS = frozenset(
@@ -46,64 +35,48 @@ MAX_DEPTH, MAX_PROPERTIES = 10, 5000
 _LOOKAROUND = ("(?=", "(?!", "(?<=", "(?<!")
 
 
-class Strict:
-    """One tool's strict view, built once: `view(schema)` gives the view and its reading."""
+class Strict(Walker):
+    """One tool's strict view, built once: `view(schema, where)` gives the view and its
+    reading; references point at the root's definitions, each viewed once."""
 
     def __init__(self, root: Mapping[str, Unchecked]) -> None:
-        defs = root.get("$defs")
-        self.defs: Mapping[str, Unchecked] = defs if is_map(defs) else {}
-        self.reasons: list[str] = []
+        super().__init__(root)
         self.def_views: dict[str, Json] = {}
         self.def_reads: dict[str, Read] = {}
         self.reading: set[str] = set()
         """The definitions whose views are being made (a reference to one may read back)."""
-        self.nulls: dict[str, bool] = {}
-        self.kinds: dict[int, tuple[Json, set[str]]] = {}
-        """What `accepts_null` and `by_kind` found of each definition (S14.4: each once)."""
 
-    def refuse(self, where: str, why: str) -> tuple[Json, Read]:
-        self.reasons.append(f"{where or '/'}: {why}")
-        return {}, SAME
+    def untyped(self, schema: Unchecked, where: str) -> tuple[Json, Read]:
+        return self.refuse(where, "an untyped value (strict mode needs every value's type)")
 
-    def view(self, schema: Unchecked, where: str) -> tuple[Json, Read]:
-        """The strict view of `schema` (at JSON pointer `where`) and its reading."""
-        if not typed(schema):
-            return self.refuse(where, "an untyped value (strict mode needs every value's type)")
-        assert is_map(schema)
-        if "$ref" in schema:
-            return self._ref(schema, where)
-        taken = folded(schema, self.defs)
-        if isinstance(taken, Wrapped):
-            return self.refuse(where, f"an `allOf` strict mode can't take ({taken.reason})")
-        if taken is not None:
-            return self.view(taken, where)
-        union = union_key(schema)
-        if union is not None and "type" not in schema:
-            return self._union(schema, schema[union], where)
-        kinds = declared_kinds(schema)
-        core = [k for k in kinds if k != "null"]
+    def unmerged(
+        self, schema: Mapping[str, Unchecked], why: Wrapped, where: str, path: Path
+    ) -> tuple[Json, Read]:
+        return self.refuse(where, f"an `allOf` strict mode can't take ({why.reason})")
+
+    def kinded(
+        self, schema: Mapping[str, Unchecked], core: list[str], null: bool, where: str, path: Path
+    ) -> tuple[Json, Read]:
         if len(core) > 1:
-            branches = [{**schema, "type": k} for k in core] + (
-                [{"type": "null"}] * (len(core) < len(kinds))
-            )
-            return self._union(text_of(schema), branches, where)
+            branches = [{**schema, "type": k} for k in core] + ([{"type": "null"}] * null)
+            return self.union(text_of(schema), branches, where, path)
         if not core:  # `enum` or `const` alone, or `type: "null"`
-            return _scalar(schema, None, "null" in kinds), SAME
+            return _scalar(schema, None, null), SAME
         view, read = self._typed(schema, core[0], where)
-        if "null" in kinds:
+        if null:
             return nullable(view), Read("nullable", inner=read) if read.changes else SAME
         return view, read
 
     def _typed(self, schema: Mapping[str, Unchecked], kind: str, where: str) -> tuple[Json, Read]:
         if kind == "object":
-            return self._object(schema, where)
+            return self.object(schema, where, ())
         if kind == "array":
             return self._array(schema, where)
         if kind not in ("string", "number", "integer", "boolean"):
             return self.refuse(where, f"a type strict mode does not know ({kind!r})")
         return _scalar(schema, kind, False), SAME
 
-    def _ref(self, schema: Mapping[str, Unchecked], where: str) -> tuple[Json, Read]:
+    def ref(self, schema: Mapping[str, Unchecked], where: str, path: Path) -> tuple[Json, Read]:
         name = def_name(schema["$ref"])
         if name is None or name not in self.defs or not schema["$ref"].endswith(escape(name)):
             return self.refuse(where, f"a reference strict mode can't follow ({schema['$ref']})")
@@ -121,8 +94,8 @@ class Strict:
             Read("ref", ref=name) if changes else SAME
         )
 
-    def _union(
-        self, schema: Mapping[str, Unchecked], branches: list[Unchecked], where: str
+    def union(
+        self, schema: Mapping[str, Unchecked], branches: list[Unchecked], where: str, path: Path
     ) -> tuple[Json, Read]:
         views, reads = [], []
         for i, branch in enumerate(branches):
@@ -134,15 +107,10 @@ class Strict:
             return self.refuse(where, "a union whose branches read back differently")
         return {"anyOf": views, **text_of(schema)}, found
 
-    def _object(self, schema: Mapping[str, Unchecked], where: str) -> tuple[Json, Read]:
-        shape = object_kind(schema)
-        text = description_of(schema)
-        if shape == "free":
-            return json_text(text), Read("json")
-        if shape == "map":
-            value, read = self.view(schema["additionalProperties"], f"{where}/additionalProperties")
-            return pairs_of(value, text), Read("pairs", inner=read)
-        properties = schema.get("properties") if shape == "properties" else {}
+    def properties(
+        self, schema: Mapping[str, Unchecked], closed: bool, where: str, path: Path
+    ) -> tuple[JsonObject, Read]:
+        properties = {} if closed else schema.get("properties")
         assert is_map(properties)
         required = schema.get("required")
         needed = set(required) if isinstance(required, list) else set()
@@ -163,6 +131,7 @@ class Strict:
                 reads[name] = read
         out: JsonObject = {"type": "object", "properties": views, "required": list(views)}
         out["additionalProperties"] = False
+        text = description_of(schema)
         if text:
             out["description"] = text
         if not reads and not optional:
