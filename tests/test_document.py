@@ -306,8 +306,8 @@ def test_the_plain_pointer_walk_finds_what_the_resolver_finds(pointer: str, walk
     from referencing import Registry, Resource
     from referencing.exceptions import PointerToNowhere, Unresolvable
 
+    from toolshape.model._dialects import DRAFT2020_12
     from toolshape.read._bundle import _NOWHERE, Bundler
-    from toolshape.schema._dialects import DRAFT2020_12
 
     schemas = {
         "A": {"type": "string"},

@@ -24,7 +24,7 @@ from jsonschema import Draft202012Validator
 
 from tests.conftest import corpus_document, corpus_documents, corpus_plans
 from toolshape import Options, Plan, plan_document
-from toolshape.schema._pointers import escape
+from toolshape.model._pointers import escape
 from toolshape.schema._regex import Node, parse
 
 JSON = {"content-type": "application/json"}

@@ -17,7 +17,7 @@ from typing import Any, Literal
 from toolshape.model._errors import ToolshapeError
 from toolshape.model._http import text_codec
 from toolshape.model._json import SURROGATE_ESCAPE, JsonObject, Unchecked, unicode_safe
-from toolshape.schema._pointers import pointer
+from toolshape.model._pointers import pointer
 from toolshape.schema._validate import Judge
 
 #: S16.4: the `uri` of an embedded resource when the caller gives none.

@@ -14,6 +14,7 @@ from toolshape.call._query import Refused, form_pairs, pairs_of, percent, text_o
 from toolshape.model._errors import ArgumentError, ArgumentIssue, HeaderError
 from toolshape.model._http import TEMPLATE_VARIABLE, client_header, header_problem
 from toolshape.model._json import Json, Unchecked, thaw
+from toolshape.model._pointers import def_name
 from toolshape.model._types import (
     CHANNEL_ARGUMENT,
     NO_BODY,
@@ -25,7 +26,6 @@ from toolshape.model._types import (
     Request,
     Security,
 )
-from toolshape.schema._pointers import def_name
 
 if TYPE_CHECKING:
     from toolshape.plans._plan import FixedArgument, ParameterRoute, Plan

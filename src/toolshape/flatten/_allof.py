@@ -6,10 +6,10 @@ import json
 from collections.abc import Mapping
 
 from toolshape.flatten._keywords import BRANCH_KEYWORDS, is_annotation
+from toolshape.model._dialects import DIALECTS, DRAFT2020_12, Dialect
 from toolshape.model._json import Unchecked, equal, is_map
+from toolshape.model._pointers import follow
 from toolshape.model._types import Schema, Wrapped
-from toolshape.schema._dialects import DIALECTS, DRAFT2020_12, Dialect
-from toolshape.schema._pointers import follow
 
 _HOW = 'Give every branch `"type": "object"` with only `properties`, `required` and annotations'
 

@@ -14,11 +14,11 @@ from toolshape.flatten._keywords import (
     WHOLE_BODY_KEYWORDS,
 )
 from toolshape.flatten._union import merge_union
+from toolshape.model._dialects import DIALECTS, DRAFT2020_12
 from toolshape.model._json import Unchecked, is_map
 from toolshape.model._options import Options
+from toolshape.model._pointers import references
 from toolshape.model._types import Hoisted, Schema, Wrapped
-from toolshape.schema._dialects import DIALECTS, DRAFT2020_12
-from toolshape.schema._pointers import references
 
 _DECLARE = (
     "Declare the request body as an object with `properties` to have its fields become "

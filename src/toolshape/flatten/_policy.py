@@ -26,7 +26,7 @@ def apply_key_policy(
     `body` is the hoisting result, or None for a tool without a body. `open_body_root="empty"`
     is the `legacy` form of an open body (`additionalProperties: {}`).
 
-        >>> from toolshape import hoist_body
+        >>> from toolshape.flatten import hoist_body
         >>> apply_key_policy(hoist_body({"type": "object", "properties": {}, "additionalProperties": False}))
         KeyPolicy(additional_properties=False, undeclared='reject')
     """

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Literal
 
 from toolshape.model._json import Unchecked, is_map
+from toolshape.model._pointers import reachable
 from toolshape.model._types import (
     CHANNEL_ARGUMENT,
     NESTED_ORDER,
@@ -13,7 +14,6 @@ from toolshape.model._types import (
     Parameter,
     Schema,
 )
-from toolshape.schema._pointers import reachable
 
 #: S3.1: the body's leading keys, in the order of the worked example.
 _BODY_KEY_ORDER = ("type", "properties", "required", "additionalProperties")

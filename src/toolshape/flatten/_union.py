@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 from toolshape.flatten._allof import merge_allof, resolve_local
 from toolshape.flatten._keywords import is_annotation
+from toolshape.model._dialects import DRAFT2020_12
 from toolshape.model._json import Unchecked, equal, is_map
 from toolshape.model._types import Schema, Wrapped
-from toolshape.schema._dialects import DRAFT2020_12
 
 #: S11: what a variant may hold besides annotations.
 VARIANT_KEYWORDS = frozenset({"type", "properties", "required", "additionalProperties"})

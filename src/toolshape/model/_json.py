@@ -5,9 +5,10 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
-from typing_extensions import TypeIs
+if TYPE_CHECKING:  # annotations only: the model loads no third-party package
+    from typing_extensions import TypeIs
 
 Json: TypeAlias = "dict[str, Json] | list[Json] | str | int | float | bool | None"
 """A JSON value as `json.loads` returns it: what the library produces (plan data, requests,

@@ -88,7 +88,7 @@ class Body:
     """The converted body schema, refs pointing into `$defs`; `None` when the media type has none."""
     required: bool
     dialect: str
-    """The body's dialect (S1.7), one of `toolshape.schema._dialects.DIALECTS`."""
+    """The body's dialect (S1.7), one of `toolshape.model._dialects.DIALECTS`."""
     encoding: Mapping[str, Mapping[str, Unchecked]] = field(default_factory=dict)
     """S17.3, S17.4: the media type's `encoding` map, per property (`contentType`, `style`,
     `explode`, `allowReserved`), as checked when read."""

@@ -16,13 +16,13 @@ from toolshape.flatten._aliases import Taken
 from toolshape.model._errors import DocumentError, PlanError
 from toolshape.model._json import Unchecked
 from toolshape.model._options import Options, Profile
+from toolshape.model._pointers import pointer
 from toolshape.model._types import Diagnostic
 from toolshape.planner._planner import operation_key, plan_operation_tools
 from toolshape.planner._settings import ServerSettings, ToolSettings, server_style
 from toolshape.plans._plan import Plan, PlanResult
 from toolshape.read._document import DocumentReader, RawOperation
 from toolshape.read._select import Select
-from toolshape.schema._pointers import pointer
 
 
 class PlanSettings(TypedDict, total=False):

@@ -29,10 +29,12 @@ from toolshape.flatten._schemas import (
     reachable_defs,
 )
 from toolshape.flatten._union import describe
+from toolshape.model._dialects import DIALECTS, DRAFT2020_12, OPENAPI30
 from toolshape.model._errors import PlanError, PlanErrorKind
 from toolshape.model._http import is_binary_media
 from toolshape.model._json import Json, JsonObject, Unchecked, is_map
 from toolshape.model._options import Options
+from toolshape.model._pointers import follow
 from toolshape.model._types import (
     Body,
     BodyEncoding,
@@ -51,8 +53,6 @@ from toolshape.planner._tool import description as describe_tool
 from toolshape.planner._tool import output_schema, title, tool_annotations, wire_body
 from toolshape.plans._plan import FixedArgument, ParameterRoute, Plan
 from toolshape.read._deep_names import DeepNames
-from toolshape.schema._dialects import DIALECTS, DRAFT2020_12, OPENAPI30
-from toolshape.schema._pointers import follow
 from toolshape.schema._validate import check, compile_schema
 
 #: S17.5: the advertised schema of a whole binary body without a schema of its own.

@@ -8,11 +8,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Literal
 
+from toolshape.model._dialects import DIALECTS, DRAFT2020_12, OPENAPI30
 from toolshape.model._http import MEDIA_TYPE, body_encoding, part_media
 from toolshape.model._json import Json, JsonObject, Unchecked, is_map, json_text
+from toolshape.model._pointers import follow
 from toolshape.model._types import Body, BodyEncoding, Operation, Output
-from toolshape.schema._dialects import DIALECTS, DRAFT2020_12, OPENAPI30
-from toolshape.schema._pointers import follow
 from toolshape.schema._shape import shape_view
 from toolshape.schema._views import is_base64
 

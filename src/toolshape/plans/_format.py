@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from functools import cache
 from typing import Any
 
+from toolshape.model._dialects import dialect_of
 from toolshape.model._errors import PlanDataError
 from toolshape.model._http import (
     HTTP_TOKEN,
@@ -24,6 +25,7 @@ from toolshape.model._http import (
     template_variables,
 )
 from toolshape.model._limits import MAX_DATA_DEPTH, MAX_DEPTH
+from toolshape.model._pointers import DATA, references, subschemas
 from toolshape.plans._fields import (
     DEFS,
     FIELDS,
@@ -32,10 +34,8 @@ from toolshape.plans._fields import (
     SCHEMA_FIELDS,
     SHARED_FIELDS,
 )
-from toolshape.schema._dialects import dialect_of
 from toolshape.schema._fastcheck import Check, compile_check
 from toolshape.schema._metaschema import DEFAULT_RULES, RULES, UNPLANNED_DIALECTS, WANTS
-from toolshape.schema._pointers import DATA, references, subschemas
 from toolshape.schema._validate import compile_schema
 
 _DIALECT = "https://json-schema.org/draft/2020-12/schema"

@@ -29,7 +29,6 @@ from toolshape.model._types import (
 )
 from toolshape.plans import _show
 from toolshape.plans._fields import FIELDS, PLAN_FORMAT, FixedArgument, ParameterRoute
-from toolshape.plans._format import check_plan_data
 
 __all__ = ["FixedArgument", "ParameterRoute", "Plan", "PlanResult"]
 
@@ -285,6 +284,8 @@ class Plan:
         Raises:
             PlanDataError: `data` is not a plan this version can serve; `field` names where.
         """
+        from toolshape.plans._format import check_plan_data  # the validators: loaded to load
+
         check_plan_data(data)
         return cls._of_data(thaw(data))
 

@@ -23,15 +23,12 @@ from urllib.parse import unquote
 from referencing import Registry, Resource
 from referencing.exceptions import PointerToNowhere, Unresolvable
 
+from toolshape.model._dialects import DRAFT2020_12, dialect_of
 from toolshape.model._errors import PlanErrorKind
 from toolshape.model._json import Unchecked, is_map
 from toolshape.model._limits import EXPANSION, EXPANSION_FLOOR, MAX_DATA_DEPTH, MAX_DEPTH
 from toolshape.model._names import PORTABLE_KEY
-from toolshape.model._types import Schema
-from toolshape.schema._convert import CONVERTED_30, REPAIRED_31, convert_30, repair_31
-from toolshape.schema._dialects import DRAFT2020_12, dialect_of
-from toolshape.schema._metaschema import ACCEPTED, RULES, UNPLANNED_DIALECTS, WANTS, Rule
-from toolshape.schema._pointers import (
+from toolshape.model._pointers import (
     DATA,
     SCHEMA_LIST,
     SCHEMA_MAP,
@@ -44,6 +41,9 @@ from toolshape.schema._pointers import (
     render,
     unescape,
 )
+from toolshape.model._types import Schema
+from toolshape.schema._convert import CONVERTED_30, REPAIRED_31, convert_30, repair_31
+from toolshape.schema._metaschema import ACCEPTED, RULES, UNPLANNED_DIALECTS, WANTS, Rule
 from toolshape.schema._regex import compiles, nested_quantifier
 from toolshape.schema._views import is_binary
 

@@ -6,8 +6,8 @@ from collections.abc import Callable, Iterable, Mapping
 
 from toolshape.model._json import is_map
 from toolshape.model._names import PORTABLE_KEY
+from toolshape.model._pointers import def_name, references, subschemas
 from toolshape.model._types import Schema
-from toolshape.schema._pointers import def_name, references, subschemas
 
 
 class DeepNames:

@@ -15,6 +15,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import TypeVar
 
+from toolshape.model._dialects import DRAFT2020_12, OPENAPI30, dialect_of
 from toolshape.model._errors import DocumentError, PlanErrorKind
 from toolshape.model._http import (
     DEFAULT_STYLE,
@@ -28,6 +29,7 @@ from toolshape.model._http import (
     template_variables,
 )
 from toolshape.model._json import Unchecked, is_map
+from toolshape.model._pointers import escape, subschemas
 from toolshape.model._types import (
     NO_SECURITY,
     PARAMETER_CHANNELS,
@@ -44,8 +46,6 @@ from toolshape.model._types import (
 from toolshape.read._bundle import Bundler, Problem, fail, kind_of
 from toolshape.read._deep_names import DeepNames
 from toolshape.read._swagger import Converted, Cycle, convert_swagger, is_swagger2
-from toolshape.schema._dialects import DRAFT2020_12, OPENAPI30, dialect_of
-from toolshape.schema._pointers import escape, subschemas
 from toolshape.schema._views import View
 
 #: S17.3, S17.4: what an encoding entry may hold, and what each value must be.

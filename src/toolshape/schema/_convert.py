@@ -6,8 +6,8 @@ caller owns) and returns it converted; none of them reads anything else.
 
 from __future__ import annotations
 
+from toolshape.model._dialects import DRAFT2019_09
 from toolshape.model._types import Unchecked
-from toolshape.schema._dialects import DRAFT2019_09
 
 #: Keywords that, without `type`, still constrain a value: `nullable` must then wrap them.
 _NEEDS_WRAP = frozenset({"$ref", "allOf", "anyOf", "oneOf", "not", "enum", "const"})

@@ -26,10 +26,10 @@ from typing import Any
 
 from jsonschema import Draft7Validator, Draft202012Validator
 
+from toolshape.model._dialects import DRAFT7, DRAFT2020_12
 from toolshape.model._json import equal, unbool
-from toolshape.schema._dialects import DRAFT7, DRAFT2020_12
+from toolshape.model._pointers import unescape
 from toolshape.schema._jsonschema_utils import uniq as _jsonschema_uniq
-from toolshape.schema._pointers import unescape
 from toolshape.schema._regex import linear, nested_quantifier, searcher
 
 Check = Callable[[Any], bool]

@@ -13,8 +13,8 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from toolshape.model._dialects import DRAFT6, DRAFT7, DRAFT2019_09, DRAFT2020_12, OPENAPI30
 from toolshape.model._json import is_map
-from toolshape.schema._dialects import DRAFT6, DRAFT7, DRAFT2019_09, DRAFT2020_12, OPENAPI30
 
 Rule = Callable[[Any], bool]
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from toolshape.model._json import Json, JsonObject, Unchecked, is_map
+from toolshape.model._pointers import DEFS, def_ref, unescape
 from toolshape.model._types import ShapeMemo
-from toolshape.schema._pointers import DEFS, def_ref, unescape
 
 #: Keywords the shape view keeps as they are (the root's `$schema` is kept too).
 _TEXT = ("title", "description")

@@ -26,11 +26,11 @@ from jsonschema.exceptions import ValidationError
 from referencing import Registry
 from referencing.exceptions import NoSuchResource, Unresolvable
 
+from toolshape.model._dialects import DRAFT6, DRAFT7, DRAFT2019_09, DRAFT2020_12, dialect_of
 from toolshape.model._errors import ArgumentIssue
 from toolshape.model._json import Unchecked, equal, json_text
 from toolshape.model._types import Schema
 from toolshape.schema import _jsonschema_utils as vendored
-from toolshape.schema._dialects import DRAFT6, DRAFT7, DRAFT2019_09, DRAFT2020_12, dialect_of
 from toolshape.schema._fastcheck import compile_check, is_multiple, unique
 from toolshape.schema._regex import searcher
 

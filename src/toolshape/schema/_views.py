@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from typing import Literal, TypeAlias
 
 from toolshape.model._json import Unchecked, is_map
+from toolshape.model._pointers import SCHEMA_LIST, SCHEMA_MAP, SCHEMA_VALUE, follow
 from toolshape.model._types import Schema
-from toolshape.schema._pointers import SCHEMA_LIST, SCHEMA_MAP, SCHEMA_VALUE, follow
 
 Flag: TypeAlias = Literal["readOnly", "writeOnly"]
 """`readOnly` (left out of request schemas) or `writeOnly` (left out of response schemas)."""

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from toolshape.model._json import Json, JsonObject, Unchecked, is_map
+from toolshape.model._pointers import def_name, escape
 from toolshape.model._types import Wrapped
 from toolshape.plans._plan import Plan
-from toolshape.schema._pointers import def_name, escape
 from toolshape.views._read import SAME, Read
 from toolshape.views._shapes import accepts_null, by_kind, description_of, object_kind, text_of
 from toolshape.views._tool import ModelTool

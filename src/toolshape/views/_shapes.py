@@ -8,8 +8,8 @@ from typing import Literal
 
 from toolshape.flatten._allof import merge_allof
 from toolshape.model._json import Json, JsonObject, Unchecked, is_map
+from toolshape.model._pointers import def_name
 from toolshape.model._types import Wrapped
-from toolshape.schema._pointers import def_name
 from toolshape.views._read import SAME, Read, kind_of
 
 ObjectKind = Literal["properties", "map", "free", "closed"]

@@ -15,9 +15,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from toolshape.model._json import Json, JsonObject, Unchecked, is_map
+from toolshape.model._pointers import def_name, escape
 from toolshape.model._types import Wrapped
 from toolshape.plans._plan import Plan
-from toolshape.schema._pointers import def_name, escape
 from toolshape.views._read import SAME, Read
 from toolshape.views._shapes import accepts_null, by_kind, description_of, text_of, typed
 from toolshape.views._tool import ModelTool

@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 
 from toolshape.model._errors import ArgumentError, ArgumentIssue, ViewError
 from toolshape.model._json import JsonObject, Unchecked, is_map
+from toolshape.model._pointers import escape
 from toolshape.model._types import Inbound, Request
 from toolshape.plans._plan import Plan
-from toolshape.schema._pointers import escape
 from toolshape.views._read import SAME, Read, Unreadable, read_back
 
 #: S22.1: the name rules, exactly these, for every API.

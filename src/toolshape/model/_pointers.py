@@ -18,47 +18,20 @@ DEFS = "#/$defs/"
 """The prefix of every reference in an advertised schema (S4.4)."""
 
 
-def _probe() -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
-    """The keywords that hold one schema, a list of schemas, or a map of schemas, read off
-    `referencing`'s own tables (its `subresources_of`) for every dialect toolshape plans."""
-    import referencing.jsonschema as specs
-
-    # `then`/`else` live inside jsonschema's `if`; `$defs`/`definitions` hold no assertion.
-    candidates = (*jsonschema_keywords(), "then", "else", "$defs", "definitions", "contentSchema")
-    value: dict[str, None] = {}
-    array: dict[str, None] = {}
-    mapping: dict[str, None] = {}
-    for spec in (specs.DRAFT202012, specs.DRAFT201909, specs.DRAFT7, specs.DRAFT6):
-        for keyword in candidates:
-            marker: dict[str, Any] = {"$comment": keyword}
-            for shape, found in ((marker, value), ([marker], array), ({"k": marker}, mapping)):
-                try:
-                    subs = list(spec.subresources_of({keyword: shape}))
-                except (AttributeError, TypeError):  # the table expects another shape here
-                    continue
-                if any(sub is marker for sub in subs):
-                    found[keyword] = None
-    return tuple(value), tuple(array), tuple(mapping)
-
-
-def jsonschema_keywords() -> tuple[str, ...]:
-    """Every keyword jsonschema's validators of 2020-12, 2019-09, draft-07 and draft-06 know."""
-    from jsonschema import (
-        Draft6Validator,
-        Draft7Validator,
-        Draft201909Validator,
-        Draft202012Validator,
-    )
-
-    found: dict[str, None] = {}
-    for cls in (Draft202012Validator, Draft201909Validator, Draft7Validator, Draft6Validator):
-        found.update(dict.fromkeys(sorted(cls.VALIDATORS)))
-    return tuple(found)
-
-
 #: Keywords whose value is one schema; a list of schemas (`items` too, in draft-07 and
-#: 2019-09); a map of names to schemas (`dependencies` holds schemas beside string lists).
-SCHEMA_VALUE, SCHEMA_LIST, SCHEMA_MAP = _probe()
+#: 2019-09); a map of names to schemas (`dependencies` holds schemas beside string lists) — in
+#: 2020-12, 2019-09, draft-07 and draft-06 together, as `referencing`'s own tables (its
+#: `subresources_of`) say: tests/test_structure.py reads them off `referencing` and compares.
+#: Literals, so reading a schema loads no third-party package (`toolshape.flatten` vendors).
+SCHEMA_VALUE = (
+    "additionalProperties", "contains", "if", "items", "not", "propertyNames",
+    "unevaluatedItems", "unevaluatedProperties", "then", "else", "contentSchema",
+    "additionalItems",
+)  # fmt: skip
+SCHEMA_LIST = ("allOf", "anyOf", "oneOf", "prefixItems", "items")
+SCHEMA_MAP = (
+    "dependentSchemas", "patternProperties", "properties", "$defs", "definitions", "dependencies",
+)  # fmt: skip
 #: Keywords whose value is data, never schema: a `$ref` inside them is not a reference.
 DATA = frozenset({"enum", "const", "default", "examples", "example"})
 
