@@ -361,3 +361,17 @@ def test_hostile_names_never_enter_the_generated_source() -> None:
     assert check(valid) is verdict(schema, valid) is True
     invalid = {**valid, '"""': "other"}
     assert check(invalid) is verdict(schema, invalid) is False
+
+
+def test_the_fast_check_is_a_backend_the_judge_can_do_without() -> None:
+    """S13.3: `Judge` is the one seam callers ask; with `fast=False` jsonschema alone judges,
+    with the same verdicts and words."""
+    from toolshape.schema._validate import Judge
+
+    schema = {"type": "object", "properties": {"a": {"type": "integer"}}, "required": ["a"]}
+    quick, plain = Judge(schema), Judge(schema, fast=False)
+    assert quick.fast is not None
+    assert plain.fast is None
+    for value in ({"a": 1}, {"a": "x"}, {}, [], {"a": None}):
+        assert quick.problems(value) == plain.problems(value)
+        assert quick.first(value) == plain.first(value)

@@ -640,11 +640,10 @@ def test_the_fast_path_proves_a_written_file_without_asking_jsonschema(style: st
     """S15.1: the compiled check of `PLANS_SCHEMA` accepts every file as written, and that
     of `PLAN_SCHEMA` every plan's data (a check that raised or refused would leave loading
     correct but slow: jsonschema would decide)."""
-    from toolshape.plans._file import _judges
-    from toolshape.plans._format import _plan_judges
+    from toolshape.plans._file import _judge
+    from toolshape.plans._format import _plan_judge
 
-    fast, _ = _judges()
-    fast_plan, _ = _plan_judges()
+    fast, fast_plan = _judge().fast, _plan_judge().fast
     assert fast is not None
     assert fast_plan is not None
     for data in (json.loads(file_text(example(style))), repeating()):

@@ -57,8 +57,7 @@ from toolshape.plans._format import (
     tool_problem,
 )
 from toolshape.plans._plan import Plan, PlanResult
-from toolshape.schema._fastcheck import compile_check
-from toolshape.schema._validate import compile_schema
+from toolshape.schema._validate import Judge
 
 PLANS_FORMAT = "toolshape.plans/3"
 """The version tag of a plans file (`dump_plans`, `load_plans`)."""
@@ -158,9 +157,9 @@ each channel's styles and HTTP names, that every index names an entry, every sch
 
 
 @cache
-def _judges() -> tuple[Any, Any]:
-    """`PLANS_SCHEMA`'s compiled fast check and its jsonschema validator, built on first use."""
-    return compile_check(PLANS_SCHEMA), compile_schema(PLANS_SCHEMA)
+def _judge() -> Judge:
+    """`PLANS_SCHEMA`'s judge, built on first use."""
+    return Judge(PLANS_SCHEMA)
 
 
 def dump_plans(result: PlanResult, *, sha256: str | None = None) -> JsonObject:
@@ -467,7 +466,7 @@ def _check_file(file: Any) -> None:
         if isinstance(profile, Mapping) and profile.get("format") != PLAN_FORMAT:
             # As plan data words it: the format first, with how to rebuild.
             raise _refuse(f"profiles.{index}.format", other_format(profile))
-    problem = envelope_problem(*_judges(), file)
+    problem = envelope_problem(_judge(), file)
     if problem is not None:
         raise _refuse(*problem)
     for table, check in _SERVING:

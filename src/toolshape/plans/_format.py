@@ -34,9 +34,8 @@ from toolshape.plans._fields import (
     SCHEMA_FIELDS,
     SHARED_FIELDS,
 )
-from toolshape.schema._fastcheck import Check, compile_check
 from toolshape.schema._metaschema import DEFAULT_RULES, RULES, UNPLANNED_DIALECTS, WANTS
-from toolshape.schema._validate import compile_schema
+from toolshape.schema._validate import Judge
 
 _DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
@@ -97,28 +96,21 @@ REQUIREMENT_SCHEMA: Mapping[str, Any] = {
 
 
 @cache
-def _plan_judges() -> tuple[Check | None, Any]:
-    """`PLAN_SCHEMA`'s compiled fast check and its jsonschema validator, built on first use."""
-    return compile_check(PLAN_SCHEMA), compile_schema(PLAN_SCHEMA)
+def _plan_judge() -> Judge:
+    """`PLAN_SCHEMA`'s judge, built on first use."""
+    return Judge(PLAN_SCHEMA)
 
 
-def envelope_problem(fast: Check | None, validator: Any, data: Any) -> tuple[str, str] | None:
-    """The first field of `data` its schema rejects and why, or None: the compiled fast path
-    proves most data valid in microseconds; jsonschema decides the rest and words the error."""
-    if fast is not None:
-        try:
-            if fast(data):
-                return None
-        except Exception:  # any doubt goes to jsonschema, which decides
-            pass
-    try:
-        error = next(iter(validator.iter_errors(data)), None)
-    except RecursionError:
-        return "", "is nested too deeply"
-    if error is None:
+def envelope_problem(judge: Judge, data: Any) -> tuple[str, str] | None:
+    """The first field of `data` its schema (`judge`'s) rejects and why, or None."""
+    found = judge.first(data)
+    if not found:
         return None
-    field = ".".join(str(p) for p in error.absolute_path) or "(root)"
-    return field, f"is not valid: {error.message[:300]}"
+    where, keyword, message = found[0]
+    if keyword == "depth":
+        return "", "is nested too deeply"
+    field = ".".join(str(p) for p in where) or "(root)"
+    return field, f"is not valid: {message[:300]}"
 
 
 def _refuse(field: str, reason: str) -> PlanDataError:
@@ -133,7 +125,7 @@ def check_plan_data(data: Any) -> None:
     """
     if not isinstance(data, Mapping) or data.get("format") != PLAN_FORMAT:
         raise PlanDataError(f"not a toolshape plan: format {other_format(data)}", field="format")
-    problem = envelope_problem(*_plan_judges(), data) or serving_problem(data)
+    problem = envelope_problem(_plan_judge(), data) or serving_problem(data)
     if problem is not None:
         raise _refuse(*problem)
     check_schemas((f.key, data[f.key]) for f in SCHEMA_FIELDS)

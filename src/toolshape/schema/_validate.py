@@ -221,14 +221,20 @@ def check(validator: Any, instance: Unchecked, prefix: str = "") -> list[Argumen
 
 
 class Judge:
-    """One schema's validator, built once per plan: a compiled fast path that proves validity
-    (`_fastcheck`), and `jsonschema` for everything else and for the errors' wording."""
+    """One schema's validator, built once per plan: the one seam every caller asks (S13.3).
+
+    Its backend is `jsonschema`, which decides every refusal and words it; with `fast` (the
+    default) a compiled check (`_fastcheck`) first proves most valid values in microseconds,
+    its verdicts tested equal to jsonschema's (`tests/test_fastcheck.py`). With `fast=False`,
+    or a `formats` checker (which the fast check does not assert), jsonschema alone judges."""
 
     __slots__ = ("fast", "validator")
 
-    def __init__(self, schema: Schema, formats: FormatChecker | None = None) -> None:
+    def __init__(
+        self, schema: Schema, formats: FormatChecker | None = None, *, fast: bool = True
+    ) -> None:
         self.validator = compile_schema(schema, formats)
-        self.fast = compile_check(schema) if formats is None else None  # it asserts no format
+        self.fast = compile_check(schema) if fast and formats is None else None
 
     def valid(self, instance: Unchecked) -> bool:
         """Whether `instance` is valid (the fast path proves most valid values)."""
