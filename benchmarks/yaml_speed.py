@@ -23,7 +23,7 @@ import yaml
 import toolshape
 from benchmarks.plan_corpus import corpus_paths
 from benchmarks.timing import side_by_side
-from toolshape.cli import parse_document
+from toolshape._load import parse_document
 
 #: What YAML 1.2 reads as other than text: quoted when written (PyYAML writes YAML 1.1).
 NOT_TEXT = re.compile(
@@ -75,7 +75,7 @@ def main() -> None:
                 "floor": partial(floor, text),
                 "mine": partial(parse_document, text, path.name),
                 "floor+plan": partial(plan, floor, text),
-                "mine+plan": partial(plan, partial(parse_document, path=path.name), text),
+                "mine+plan": partial(plan, partial(parse_document, name=path.name), text),
             },
             number=1,
             repeat=args.runs,

@@ -14,7 +14,7 @@ import pytest
 from tests.conftest import corpus_documents, corpus_plans
 from tests.schemacheck import assert_valid_under_its_dialect
 from toolshape import Options, Plan, plan_document
-from toolshape.cli import parse_document
+from toolshape._load import parse_document
 from toolshape.model._types import CHANNEL_ARGUMENT
 
 DOCUMENTS = corpus_documents()

@@ -372,6 +372,7 @@ def test_the_fast_check_is_a_backend_the_judge_can_do_without() -> None:
     quick, plain = Judge(schema), Judge(schema, fast=False)
     assert quick.fast is not None
     assert plain.fast is None
-    for value in ({"a": 1}, {"a": "x"}, {}, [], {"a": None}):
+    values: list[Any] = [{"a": 1}, {"a": "x"}, {}, [], {"a": None}]
+    for value in values:
         assert quick.problems(value) == plain.problems(value)
         assert quick.first(value) == plain.first(value)

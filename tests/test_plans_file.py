@@ -538,7 +538,7 @@ def test_toolshape_plan_out_writes_the_file_the_gateway_serves(tmp_path: Path) -
     data = json.loads(out.read_text(encoding="utf-8"))
     assert data["source"]["sha256"] == hashlib.sha256(SHOP.read_bytes()).hexdigest()
     assert f"wrote {out} (toolshape.plans/3): {len(loaded.tools)} tools, 1 errors" in err.getvalue()
-    from toolshape.cli import parse_document
+    from toolshape._load import parse_document
 
     document = parse_document(SHOP.read_text(encoding="utf-8"), str(SHOP))
     same_result(loaded, plan_document(document, style="flat", source=str(SHOP)))

@@ -38,6 +38,19 @@ def load_document(source: str | os.PathLike[str] | bytes | bytearray) -> dict[st
     data = parse_document(text, name)
     if isinstance(data, str) and data == source:  # one word: meant as a file's name
         raise DocumentError("document", f"can't read {data}: no such file", location=data)
+    return _mapping(data, name)
+
+
+def document_of(data: bytes, name: str) -> dict[str, Any]:
+    """The document a file's bytes hold (`name`: how messages name it, its path).
+
+    Raises:
+        DocumentError: as `load_document`.
+    """
+    return _mapping(parse_document(_decoded(data, name), name), name)
+
+
+def _mapping(data: Any, name: str) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise DocumentError(
             "document",

@@ -13,8 +13,7 @@ from importlib import resources
 from typing import Any, Protocol
 from urllib.parse import unquote
 
-from toolshape._load import Unreadable, load_operations, parse_json
-from toolshape._load import parse_document as _parse_document
+from toolshape._load import Unreadable, document_of, load_operations, parse_json
 from toolshape._load import read_file as read_file_bytes
 from toolshape.call._mcp import error_result
 from toolshape.model._errors import (
@@ -126,31 +125,33 @@ def load_document(path: str | None) -> tuple[Unchecked, str]:
     """The parsed document and its default source name; the bundled example when `path` is None.
 
     Raises:
-        DocumentUnreadable: the file can't be read or is not JSON.
+        DocumentUnreadable: the file can't be read or holds no document.
     """
     document, source, _ = read_document(path)
     return document, source
 
 
 def read_document(path: str | None) -> tuple[Unchecked, str, str]:
-    """`load_document`, and the hex SHA-256 of the file's bytes (a plans file records it).
+    """`load_document`, and the hex SHA-256 of the file's bytes (a plans file records it);
+    the one loader (`_load`) parses them.
 
     Raises:
-        DocumentUnreadable: the file can't be read or is not JSON.
+        DocumentUnreadable: the file can't be read or holds no document.
     """
     if path is None:
-        data = resources.files("toolshape").joinpath("data").joinpath(EXAMPLE).read_bytes()
-        return json.loads(data), EXAMPLE, hashlib.sha256(data).hexdigest()
-    if path == "-":  # S24.4: standard input
-        data = sys.stdin.buffer.read()
-        path = "<stdin>"
+        data, path = (
+            resources.files("toolshape").joinpath("data").joinpath(EXAMPLE).read_bytes(),
+            EXAMPLE,
+        )
+    elif path == "-":  # S24.4: standard input
+        data, path = sys.stdin.buffer.read(), "<stdin>"
     else:
         data = read_file(path)
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise DocumentUnreadable(f"can't read {path}: it is not UTF-8 text") from None
-    return parse_document(text, path), path, hashlib.sha256(data).hexdigest()
+        document = document_of(data, path)
+    except DocumentError as error:
+        raise DocumentUnreadable(error.reason) from None
+    return document, path, hashlib.sha256(data).hexdigest()
 
 
 def read_file(path: str) -> bytes:
@@ -176,18 +177,6 @@ def load_plans_file(path: str) -> PlanResult:
         return load_plans(read_file(path))
     except PlanDataError as error:
         raise DocumentUnreadable(f"can't serve {path}: {error}") from None
-
-
-def parse_document(text: str, path: str) -> Unchecked:
-    """S20.2: a document's text as JSON, else as YAML (the extra `toolshape[yaml]`).
-
-    Raises:
-        DocumentUnreadable: neither, with the parser's line and column; or YAML without PyYAML.
-    """
-    try:
-        return _parse_document(text, path)
-    except DocumentError as error:
-        raise DocumentUnreadable(error.reason) from None
 
 
 def _switches() -> dict[str, tuple[str, ...]]:
