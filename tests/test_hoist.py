@@ -10,6 +10,13 @@ from tests.conftest import LOCATION, SOURCE, make_document, spec_error
 from toolshape import Hoisted, Options, PlanError, Wrapped, hoist_body, merge_allof, plan_operation
 
 LEGACY = Options.preset("legacy")
+#: The legacy profile's switches hoisting reads (S10).
+LEGACY_SWITCHES: dict[str, Any] = {
+    "flatten_unions": LEGACY.flatten_unions,
+    "composed_bodies": LEGACY.composed_bodies,
+    "untyped_body": LEGACY.untyped_body,
+    "strict_roots": LEGACY.strict_roots,
+}
 D7 = "http://json-schema.org/draft-07/schema#"
 OBJ: dict[str, Any] = {"type": "object", "properties": {"a": {"type": "string"}}}
 
@@ -171,13 +178,13 @@ def test_unflattenable_error_message_is_the_reference_text() -> None:
 )
 def test_strict_rows_do_not_apply_under_legacy(body: dict[str, Any]) -> None:
     """S5: rows 6-10 apply under 2026-11-06 only."""
-    assert isinstance(hoist_body(body, options=LEGACY), Hoisted)
+    assert isinstance(hoist_body(body, **LEGACY_SWITCHES), Hoisted)
     assert isinstance(hoist_body(body), Wrapped)
 
 
 def test_untyped_body_with_properties_flattens_under_legacy() -> None:
     """S5.1: legacy flattens a body with no type but with properties."""
-    assert isinstance(hoist_body({"properties": {"a": {}}}, options=LEGACY), Hoisted)
+    assert isinstance(hoist_body({"properties": {"a": {}}}, **LEGACY_SWITCHES), Hoisted)
 
 
 def test_unevaluated_properties_is_ignored_in_draft07() -> None:
@@ -289,13 +296,13 @@ def test_unevaluated_false_leaves_merged_object_open_in_draft07() -> None:
 
 def test_allof_body_keeps_wrapped_under_legacy() -> None:
     """S5: under legacy a root allOf or dependentRequired keeps the body wrapped."""
-    assert isinstance(hoist_body({"allOf": [BASE]}, options=LEGACY), Wrapped)
+    assert isinstance(hoist_body({"allOf": [BASE]}, **LEGACY_SWITCHES), Wrapped)
     dependent = {
         "type": "object",
         "properties": {"a": {}, "b": {}},
         "dependentRequired": {"a": ["b"]},
     }
-    assert isinstance(hoist_body(dependent, options=LEGACY), Wrapped)
+    assert isinstance(hoist_body(dependent, **LEGACY_SWITCHES), Wrapped)
 
 
 def test_dependent_required_is_copied_to_flat_root() -> None:

@@ -167,7 +167,7 @@ REFUSALS: list[tuple[str, dict[str, Any], str]] = [
 )
 def test_refusals_keep_an_s5_reason(body: dict[str, Any], needle: str) -> None:
     """S11: anything else stays unflattenable with an S5.3 reason naming the problem."""
-    result = hoist_body(body, options=UNIONS)
+    result = hoist_body(body, flatten_unions=True)
     assert isinstance(result, Wrapped)
     assert result.rule == "S5.3"
     assert needle in result.reason

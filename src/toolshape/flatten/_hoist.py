@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from typing import Literal, NamedTuple
 
 from toolshape.flatten._allof import merge_allof
 from toolshape.flatten._keywords import (
@@ -16,7 +17,6 @@ from toolshape.flatten._keywords import (
 from toolshape.flatten._union import merge_union
 from toolshape.model._dialects import DIALECTS, DRAFT2020_12
 from toolshape.model._json import Unchecked, is_map
-from toolshape.model._options import Options
 from toolshape.model._pointers import references
 from toolshape.model._types import Hoisted, Schema, Wrapped
 
@@ -25,11 +25,18 @@ _DECLARE = (
     "top-level tool arguments"
 )
 
-_DEFAULT_OPTIONS = Options()
-
 
 def _remove(keyword: str) -> str:
     return f"Remove `{keyword}` from the request body's root to have its fields become top-level tool arguments"
+
+
+class _Switches(NamedTuple):
+    """The profile's switches that hoisting reads (S10): see `hoist_body`."""
+
+    flatten_unions: bool
+    composed_bodies: Literal["merge", "wrap"]
+    untyped_body: Literal["unflattenable", "flatten"]
+    strict_roots: bool
 
 
 def hoist_body(
@@ -37,18 +44,25 @@ def hoist_body(
     defs: Mapping[str, Schema] | None = None,
     *,
     dialect: str = DRAFT2020_12,
-    options: Options | None = None,
+    flatten_unions: bool = False,
+    composed_bodies: Literal["merge", "wrap"] = "merge",
+    untyped_body: Literal["unflattenable", "flatten"] = "unflattenable",
+    strict_roots: bool = True,
 ) -> Hoisted | Wrapped:
     """The body's properties to hoist to the flat root (S5, S6), or why they can't be.
 
     `schema` is the body schema after S1.3 (`None` when the media type has no schema);
-    `defs` resolves `#/$defs/<name>` references; `dialect` is the body's dialect (S1.7).
+    `defs` resolves `#/$defs/<name>` references; `dialect` is the body's dialect (S1.7). The
+    switches are `Options`' of those names (S10, the `2026-11-06` values by default):
+    `flatten_unions` merges a root union of objects (S11), `composed_bodies="wrap"` keeps a
+    root `allOf` or `dependentRequired` wrapped, `untyped_body="flatten"` hoists `properties`
+    without `type`, `strict_roots=False` leaves out S5's rows 6-10.
     Never raises for any JSON input; never mutates `schema`.
 
         >>> hoist_body({"type": "object", "properties": {"q": {"type": "string"}}})
         Hoisted(properties={'q': {'type': 'string'}}, required=(), additional_properties=None, dependent_required=None, composed=False, widened=None)
     """
-    options = options or _DEFAULT_OPTIONS
+    options = _Switches(flatten_unions, composed_bodies, untyped_body, strict_roots)
     defs = defs or {}
     if schema is None:
         return Wrapped(
@@ -98,7 +112,7 @@ def hoist_body(
 
 
 def _merged(
-    schema: Mapping[str, Unchecked], defs: Mapping[str, Schema], dialect: str, options: Options
+    schema: Mapping[str, Unchecked], defs: Mapping[str, Schema], dialect: str, options: _Switches
 ) -> tuple[Mapping[str, Unchecked], bool, tuple[str, ...] | None] | Wrapped:
     """S6.1, S11: a root union (opted in) or `allOf` merged into one object — the schema,
     whether it was composed, what a union widened — or why not (S5.3, S5.10)."""
@@ -133,7 +147,7 @@ def _merged(
     return schema, composed, widened
 
 
-def _not_an_object(schema: Mapping[str, Unchecked], options: Options) -> Wrapped | None:
+def _not_an_object(schema: Mapping[str, Unchecked], options: _Switches) -> Wrapped | None:
     """S5.1, S5.2: why the body is not an object schema with `properties`, or None."""
     kind = schema.get("type")
     if kind is None:
@@ -168,7 +182,7 @@ def _root_problem(
     properties: Mapping[str, Unchecked],
     defs: Mapping[str, Schema],
     unevaluated: bool,
-    options: Options,
+    options: _Switches,
 ) -> Wrapped | None:
     """S5.3-S5.9: a root keyword that would also judge the parameters at the flat root, or
     None; `unevaluated` says whether `unevaluatedProperties` counts (S5.5)."""
@@ -197,7 +211,7 @@ def _root_problem(
 
 
 def _dependent_problem(
-    dependent: Unchecked, properties: Mapping[str, Unchecked], options: Options
+    dependent: Unchecked, properties: Mapping[str, Unchecked], options: _Switches
 ) -> Wrapped | None:
     """S6.2: why a `dependentRequired` can't be copied to the flat root, or None."""
     if options.composed_bodies == "wrap":

@@ -768,7 +768,15 @@ def flat_body(op: Operation, body: Body | None, has_body: bool, options: Options
     """S5, S6, S11: the body's flat properties: hoisted, wrapped under `body`, or none."""
     if not has_body or body is None:
         return FlatBody(None, {}, [])
-    hoisted = hoist_body(body.schema, op.defs, dialect=body.dialect, options=options)
+    hoisted = hoist_body(
+        body.schema,
+        op.defs,
+        dialect=body.dialect,
+        flatten_unions=options.flatten_unions,
+        composed_bodies=options.composed_bodies,
+        untyped_body=options.untyped_body,
+        strict_roots=options.strict_roots,
+    )
     if isinstance(hoisted, Hoisted):
         return FlatBody(hoisted, hoisted.properties, hoisted.required)
     wrapped = {"body": order_body({} if body.schema is None else body.schema)}
