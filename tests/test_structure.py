@@ -130,7 +130,7 @@ def test_flatten_can_be_vendored(tmp_path: Path) -> None:
     (vendored / "model").mkdir()
     (vendored / "__init__.py").write_text("", encoding="utf-8")
     (vendored / "model" / "__init__.py").write_text("", encoding="utf-8")
-    for name in ("_json", "_types", "_errors", "_pointers", "_dialects", "_options", "_names"):
+    for name in ("_json", "_types", "_errors", "_pointers", "_dialects", "_names"):
         shutil.copy(SOURCE / "model" / f"{name}.py", vendored / "model" / f"{name}.py")
     script = (
         "import doctest, sys\n"
