@@ -362,3 +362,13 @@ def test_the_command_line_refuses_a_style_that_is_no_style() -> None:
     with pytest.raises(SystemExit) as caught:
         run("plan", "--style", "flatt")
     assert caught.value.code == 2
+
+
+def test_the_version_is_printed(capsys: pytest.CaptureFixture[str]) -> None:
+    """S25.9: `toolshape --version` prints the package's version and exits 0."""
+    import toolshape
+
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out == f"toolshape {toolshape.__version__}\n"

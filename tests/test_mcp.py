@@ -28,6 +28,16 @@ def test_tool_result_with_is_error_from_2025_11_25(version: str) -> None:
     assert answer["content"] == [{"type": "text", "text": ERROR.message}]
 
 
+@pytest.mark.parametrize("version", ["2025-11-25", None])
+def test_an_error_result_carries_text_only(version: str | None) -> None:
+    """S25.8: an argument error's result is its text and `isError`, with no
+    `structuredContent` (the TypeScript client refused one that broke the output schema)."""
+    assert error_result(ERROR, version) == {
+        "content": [{"type": "text", "text": ERROR.message}],
+        "isError": True,
+    }
+
+
 @pytest.mark.parametrize("version", ["2024-11-05", "2025-03-26", "2025-06-18"])
 def test_json_rpc_error_before_2025_11_25(version: str) -> None:
     """S13.6: earlier versions get a JSON-RPC -32602 error with the same message."""

@@ -423,3 +423,40 @@ def test_an_answer_in_an_encoding_toolshape_cant_read_is_an_answer_naming_it() -
         "api.test: GET /things/a failed: the answer is in the 'br' encoding, which toolshape "
         "can't read"
     )
+
+
+def test_a_tools_input_schema_is_found_without_listing() -> None:
+    """S27.9: the server gives the SDK each tool's input schema by name (without it, the SDK
+    ran the whole `tools/list` handler on every call: 3.2 s for a last-page tool of a large
+    server); it is the schema the tool is listed with."""
+    api = Api(plans(), base_url="http://api.test")
+    server = build_server([api], page_size=2)
+    lookup = server.get_tool_input_schema
+    assert lookup is not None
+
+    async def listed() -> dict[str, Any]:
+        async with Client(build_server([api], page_size=100), mode="legacy") as client:
+            return {t.name: t.input_schema for t in (await client.list_tools()).tools}
+
+    schemas = anyio.run(listed)
+    for plan in api.plans:
+        assert lookup(plan.name) == schemas[plan.name]
+    assert lookup("nope") is None
+    found = build_server([api], discovery=True).get_tool_input_schema
+    assert found is not None
+    assert found("search_operations")["required"] == ["query"]  # type: ignore[index]
+
+
+def test_the_server_says_its_version() -> None:
+    """S25.9: `serverInfo.version` is the package's version."""
+    import toolshape
+
+    api = Api(plans(), base_url="http://api.test")
+
+    async def run() -> Any:
+        async with Client(build_server([api]), mode="legacy") as client:
+            return client.server_info
+
+    info = anyio.run(run)
+    assert info.version == toolshape.__version__
+    assert info.name == "toolshape"

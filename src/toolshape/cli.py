@@ -28,6 +28,7 @@ from toolshape.model._errors import (
 )
 from toolshape.model._options import PROFILES, Options, fixes, option_kinds
 from toolshape.model._types import Json, JsonObject, Request, Unchecked
+from toolshape.model._version import __version__
 from toolshape.planner._api import plan_document
 from toolshape.plans._file import PLANS_FORMAT, dump_plans, load_plans
 from toolshape.plans._plan import Plan, PlanResult
@@ -253,6 +254,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="toolshape",
         description="Turn OpenAPI operations into MCP tool input schemas, nested or flat.",
     )
+    parser.add_argument("--version", action="version", version=f"toolshape {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     plan = commands.add_parser("plan", help="plan every operation of a document as MCP tools")
     plan.add_argument(

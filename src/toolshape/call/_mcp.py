@@ -17,7 +17,8 @@ def error_result(error: ArgumentError, protocol_version: str | None = None) -> J
 
     For protocol version `2025-11-25` or later (and when the version is not known, `None`: the
     current protocol's answer): a tool result
-    `{"content": [{"type": "text", "text": message}], "isError": true}`. Before it: a JSON-RPC
+    `{"content": [{"type": "text", "text": message}], "isError": true}` and nothing else
+    (S25.8: no `structuredContent`). Before it: a JSON-RPC
     error object `{"code": -32602, "message": message, "data": {...}}`. Versions are compared
     as the `YYYY-MM-DD` strings MCP uses.
 
@@ -38,11 +39,9 @@ def error_result(error: ArgumentError, protocol_version: str | None = None) -> J
         {"path": e.path, "keyword": e.keyword, "message": e.message} for e in error.errors
     ]
     if protocol_version is None or protocol_version >= TOOL_RESULT_SINCE:
-        return {
-            "content": [{"type": "text", "text": error.message}],
-            "isError": True,
-            "structuredContent": {"tool": error.tool, "errors": details},
-        }
+        # S25.8: text only — a client refuses an error whose `structuredContent` breaks the
+        # tool's output schema, and the model would never see the message.
+        return {"content": [{"type": "text", "text": error.message}], "isError": True}
     return {
         "code": INVALID_PARAMS,
         "message": error.message,

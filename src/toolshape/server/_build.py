@@ -30,6 +30,7 @@ from mcp.shared.exceptions import MCPError
 from toolshape.call._mcp import error_result
 from toolshape.model._errors import ArgumentError, CredentialError, EncodeError
 from toolshape.model._types import SecurityScheme
+from toolshape.model._version import __version__
 from toolshape.plans._plan import Plan
 from toolshape.plans._search import Indexed, index, query_problem, ranked
 from toolshape.server._upstream import Api, error_text, failure, forward
@@ -54,6 +55,12 @@ class Entry:
         """S22.6: the model view the API advertises (made on first use), or None for `mcp`."""
         view = view_of(self.api.schema_view)
         return None if view is None else view.make(self.plan)
+
+    @functools.cached_property
+    def input_schema(self) -> dict[str, Any]:
+        """The input schema the tool is listed with (made on first use, then kept)."""
+        schema: dict[str, Any] = definition(self)["inputSchema"]
+        return schema
 
 
 class Catalog:
@@ -178,9 +185,18 @@ def build_server(
             answer = await call(ctx, entry, arguments)
         return types.CallToolResult.model_validate(answer)
 
+    def input_schema(tool: str) -> dict[str, Any] | None:
+        """S27.9: one tool's input schema, so the SDK never runs `tools/list` to find it."""
+        if discovery:
+            return next((t.input_schema for t in DISCOVERY_TOOLS if t.name == tool), None)
+        entry = catalog.by_name.get(tool)
+        return None if entry is None else entry.input_schema
+
     return Server(
         name,
+        version=__version__,
         lifespan=lifespan,
+        get_tool_input_schema=input_schema,
         on_list_tools=on_list_tools,
         on_call_tool=on_call_tool,
     )
