@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 import tracemalloc
 import zlib
 from collections.abc import AsyncIterator, Callable
@@ -460,3 +461,52 @@ def test_the_server_says_its_version() -> None:
     info = anyio.run(run)
     assert info.version == toolshape.__version__
     assert info.name == "toolshape"
+
+
+def test_the_serve_extra_installs_what_its_http_client_needs() -> None:
+    """S27.9: the `serve` extra asks for `sniffio` beside httpx (httpcore tried to import it
+    on every lock it made without it: 12% of a call's samples)."""
+    from importlib.metadata import requires
+
+    serve = re.compile(r"extra\s*==\s*[\"']serve[\"']")
+    wanted = [r for r in requires("toolshape") or [] if serve.search(r)]
+    names = {re.split(r"[<>=!;\[ ]", r, maxsplit=1)[0] for r in wanted}
+    assert {"httpx", "sniffio", "anyio", "uvicorn", "mcp"} <= names
+    import sniffio  # installed with the extra
+
+    assert callable(sniffio.current_async_library)
+
+
+def test_the_workers_socket_gives_connections_without_nagles_delay() -> None:
+    """S27.9: the socket `--workers` share is TCP by protocol, so asyncio sets `TCP_NODELAY`
+    on each connection it accepts (uvicorn's protocol-0 socket left Nagle's algorithm on:
+    about 45 ms a call with delayed ACKs, two workers slower than one)."""
+    import asyncio
+    import socket
+
+    from toolshape.server._run import listening
+
+    sock = listening("127.0.0.1", 0)
+    assert sock.proto == socket.IPPROTO_TCP
+    sock.listen()
+    seen: list[int] = []
+
+    class Probe(asyncio.Protocol):
+        def connection_made(self, transport: asyncio.BaseTransport) -> None:
+            accepted = transport.get_extra_info("socket")
+            seen.append(accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+            transport.close()
+
+    async def run() -> None:
+        server = await asyncio.get_running_loop().create_server(Probe, sock=sock)
+        port = sock.getsockname()[1]
+        _, writer = await asyncio.open_connection("127.0.0.1", port)
+        for _ in range(100):
+            if seen:
+                break
+            await asyncio.sleep(0.01)
+        writer.close()
+        server.close()
+
+    asyncio.run(run())
+    assert seen == [1]

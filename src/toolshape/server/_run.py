@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import socket
 import sys
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
@@ -22,6 +23,9 @@ from toolshape.server._prepare import prepare
 from toolshape.server._settings import ApiSettings
 from toolshape.server._upstream import Api
 
+#: S27.6: seconds an idle HTTP connection is kept (a client compiling a long listing comes
+#: back after uvicorn's 5 s, and its next call failed).
+KEEP_ALIVE = 65
 #: Where a worker process finds what to serve (`--workers`): the settings as JSON.
 WORKER_SETTINGS = "TOOLSHAPE_SERVE_SETTINGS"
 
@@ -62,7 +66,9 @@ def run(settings: Sequence[ApiSettings], serving: Serving, source: str) -> None:
                 "source": source,
             }
         )
-        uvicorn.run(
+        from uvicorn.supervisors import Multiprocess
+
+        config = uvicorn.Config(
             "toolshape.server._run:worker_app",
             factory=True,
             host=serving.host,
@@ -70,10 +76,31 @@ def run(settings: Sequence[ApiSettings], serving: Serving, source: str) -> None:
             workers=serving.workers,
             log_level="warning",
             access_log=False,
+            timeout_keep_alive=KEEP_ALIVE,
         )
+        Multiprocess(config, sockets=[listening(serving.host, serving.port)]).run()
         return
     app = http_app(_server(apis, serving), serving)
-    uvicorn.run(app, host=serving.host, port=serving.port, log_level="warning", access_log=False)
+    uvicorn.run(
+        app,
+        host=serving.host,
+        port=serving.port,
+        log_level="warning",
+        access_log=False,
+        timeout_keep_alive=KEEP_ALIVE,
+    )
+
+
+def listening(host: str, port: int) -> socket.socket:
+    """S27.9: the socket `--workers` share, made as TCP (`IPPROTO_TCP`): asyncio sets
+    `TCP_NODELAY` only on connections accepted from such a socket, and uvicorn's own (protocol
+    0) left Nagle's algorithm on, which with delayed ACKs added about 45 ms to every call."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.set_inheritable(True)
+    return sock
 
 
 def worker_app() -> Starlette:
