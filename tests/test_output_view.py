@@ -241,3 +241,99 @@ def test_boolean_property_schemas_are_advertised_as_objects() -> None:
             assert schema["properties"]["nothing"] == {"not": {}}
             assert schema["properties"]["deep"]["properties"]["x"] is True
         assert plan.input_schema["properties"]["anything"] is True  # the plan keeps its own
+
+
+# -- S25.1 the output schema's budget ----------------------------------------------------------
+
+TEXT = "x" * 400
+
+
+def chained(levels: int) -> dict[str, Any]:
+    """A document whose answer names `L0`, which names `L1`, ... each with 400 bytes of text."""
+    schemas = {
+        f"L{i}": {
+            "type": "object",
+            "description": TEXT,
+            "properties": {
+                "next": {"$ref": f"#/components/schemas/L{i + 1}"},
+                "n": {"type": "integer"},
+            },
+        }
+        for i in range(levels)
+    }
+    schemas[f"L{levels}"] = {"type": "object", "properties": {"n": {"type": "integer"}}}
+    answer = {
+        "type": "object",
+        "title": "Page",
+        "description": "One page.",
+        "properties": {"data": {"$ref": "#/components/schemas/L0"}},
+    }
+    return doc(json_response(answer), components={"schemas": schemas})
+
+
+def cut_notes(plan: Plan) -> list[str]:
+    return [d.message for d in plan.diagnostics if "cut to its budget" in d.message]
+
+
+@pytest.mark.parametrize(
+    ("budget", "defs", "cut"),
+    [
+        (None, ["L0", "L1@2"], False),  # no budget: S16.7's two hops
+        (8192, ["L0", "L1@2"], False),  # it fits
+        (1000, ["L0"], True),  # one hop fits (two take 1,147 bytes)
+        (300, [], True),  # only none fits: the root's properties, every `$ref` as `{}`
+        (60, None, True),  # the root's kind alone, with its text
+    ],
+)
+def test_an_output_schema_over_its_budget_is_cut_hop_by_hop(
+    budget: int | None, defs: list[str] | None, cut: bool
+) -> None:
+    """S25.1: over `output_schema_budget` bytes, the shape view follows `$ref` chains one hop
+    fewer at a time, then keeps the root's kind alone with its title and description; each
+    cut is an `info` diagnostic naming the bytes before and after; the view stays within the
+    budget and an answer is still structured."""
+    plan = one(chained(4), options=Options.preset(output_schema_budget=budget))
+    schema = plan.output_schema
+    assert schema is not None
+    size = len(json.dumps(schema, separators=(",", ":")).encode())
+    if budget is not None:
+        assert size <= budget
+    if defs is None:
+        assert schema == {"type": "object", "title": "Page", "description": "One page."}
+    else:
+        assert sorted(schema.get("$defs", {})) == defs
+    notes = cut_notes(plan)
+    assert len(notes) == (1 if cut else 0)
+    if cut:
+        assert f"is {size} bytes with references followed fewer hops" in notes[0]
+        assert f"over the output schema budget of {budget} (output_schema_budget)" in notes[0]
+    answer = {"data": {"n": 1, "next": {"n": 2, "next": {"n": 3}}}}
+    result = plan.result(200, {"content-type": "application/json"}, json.dumps(answer).encode())
+    assert result["isError"] is False
+    assert result["structuredContent"] == answer
+
+
+def test_the_counted_size_is_the_written_size() -> None:
+    """S25.1: the size the budget compares is the view's compact JSON, counted from each
+    shared definition's size, exactly."""
+    from toolshape.schema._shape import size, sized_shape_view
+
+    root = {
+        "type": "object",
+        "properties": {"a": {"$ref": "#/$defs/A"}, "é": {"$ref": "#/$defs/B"}},
+        "$defs": {
+            "A": {"type": "object", "properties": {"b": {"$ref": "#/$defs/B"}}},
+            "B": {"type": "string", "description": "ünïcode"},
+        },
+    }
+    for hops in (0, 1, 2):
+        shaped, counted = sized_shape_view(root, {}, hops)
+        assert counted == size(shaped)
+
+
+def test_an_exact_output_schema_is_never_cut() -> None:
+    """S25.1: the budget applies to the shape view only; `exact` is what was asked for."""
+    plan = one(chained(4), options=Options.preset(output_schemas="exact", output_schema_budget=100))
+    assert plan.output_schema is not None
+    assert "L3" in plan.output_schema["$defs"]
+    assert cut_notes(plan) == []

@@ -62,6 +62,10 @@ class Options:
     description_limit: int | None = None
     """S16.1: cut a tool's description at a word boundary to at most this many characters
     (ending with `…`); `None` keeps it whole."""
+    output_schema_budget: int | None = 8192
+    """S25.1: the most bytes (compact JSON) a tool's shape-view output schema may take: past
+    it, `$ref` chains are cut one hop sooner at a time, then the root's kind alone is kept;
+    `None` for no budget. `exact` output schemas are what was asked for, never cut."""
 
     def __post_init__(self) -> None:
         """S24.2: every switch is checked where it is given.

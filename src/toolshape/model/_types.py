@@ -136,7 +136,7 @@ NO_SECURITY: Security = ((),)
 #: S16.7: shaped definitions shared across the tools of one document: `(id(definition), hops)`
 #: -> `(definition, its shape view, the references in that view)` (the definition kept alive,
 #: so its `id` stays its own).
-ShapeMemo = dict[tuple[int, int], tuple[Unchecked, Json, tuple[str, ...]]]
+ShapeMemo = dict[tuple[int, int, int], tuple[Unchecked, Json, tuple[str, ...], int]]
 
 
 @dataclass(frozen=True, slots=True)

@@ -543,7 +543,18 @@ def _output(
     note when the success response's schema can't be read."""
     view = options.output_view
     if view != "off" and op.output is not None:
-        return output_schema(op.output, view)
+        schema, wrapped, cut = output_schema(op.output, view, options.output_schema_budget)
+        if cut is not None:  # S25.1
+            notes.append(
+                place.note(
+                    "info",
+                    "MCP tool output schema cut to its budget",
+                    f"its shape view is {cut.before} bytes, over the output schema budget of "
+                    f"{options.output_schema_budget} (output_schema_budget); it is "
+                    f"{cut.after} bytes with references followed fewer hops",
+                )
+            )
+        return schema, wrapped
     if view != "off" and op.output_problem is not None:
         notes.append(
             place.note(

@@ -6,14 +6,14 @@ Pure functions of the operation as read; the planner ties them to the plan.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from toolshape.model._dialects import DIALECTS, DRAFT2020_12, OPENAPI30
 from toolshape.model._http import MEDIA_TYPE, body_encoding, part_media
 from toolshape.model._json import Json, JsonObject, Unchecked, is_map, json_text
 from toolshape.model._pointers import follow
-from toolshape.model._types import Body, BodyEncoding, Operation, Output
-from toolshape.schema._shape import shape_view
+from toolshape.model._types import Body, BodyEncoding, Operation, Output, ShapeMemo
+from toolshape.schema._shape import HOPS, size, sized_shape_view
 from toolshape.schema._views import is_base64
 
 #: S16.2: the hints each method implies (MCP `ToolAnnotations`); TRACE is safe like GET.
@@ -106,12 +106,21 @@ def tool_annotations(
     return out, problems
 
 
-def output_schema(output: Output, view: Literal["shape", "exact"]) -> tuple[JsonObject, bool]:
-    """S16.3: the MCP output schema of a response schema in `view` (S16.7), and whether it was
-    wrapped: an object schema is used as it is (`type: "object"` added when it has
-    `properties` but no `type`); anything else becomes `{"type": "object", "properties":
-    {"result": ...}}`. `$defs` at the root; a dialect other than 2020-12 declared there
-    (S4.7)."""
+class Cut(NamedTuple):
+    """S25.1: an output schema made smaller to fit the budget: its bytes before and after."""
+
+    before: int
+    after: int
+
+
+def output_schema(
+    output: Output, view: Literal["shape", "exact"], budget: int | None = None
+) -> tuple[JsonObject, bool, Cut | None]:
+    """S16.3: the MCP output schema of a response schema in `view` (S16.7), whether it was
+    wrapped, and (S25.1) how it was cut to fit `budget` bytes: an object schema is used as it
+    is (`type: "object"` added when it has `properties` but no `type`); anything else becomes
+    `{"type": "object", "properties": {"result": ...}}`. `$defs` at the root; a dialect other
+    than 2020-12 declared there (S4.7)."""
     schema = output.schema
     dialect = DIALECTS.get(DRAFT2020_12 if output.dialect == OPENAPI30 else output.dialect)
     declare = dialect.declare if dialect else None
@@ -128,7 +137,27 @@ def output_schema(output: Output, view: Literal["shape", "exact"]) -> tuple[Json
     if output.defs:
         inner = root.get("$defs")
         root["$defs"] = {**(inner if is_map(inner) else {}), **output.defs}
-    return (shape_view(root, output.shapes) if view == "shape" else root), wrapped
+    if view != "shape":
+        return root, wrapped, None
+    shaped, cut = budgeted(root, output.shapes, budget)
+    return shaped, wrapped, cut
+
+
+def budgeted(
+    root: JsonObject, memo: ShapeMemo, budget: int | None
+) -> tuple[JsonObject, Cut | None]:
+    """S25.1: the shape view within `budget` bytes: `$ref` chains cut one hop sooner at a
+    time (S16.7's two, then one, then none), else the root's kind alone with its text; a
+    shallower view accepts everything a deeper one does."""
+    first = None
+    for hops in range(HOPS, -1, -1):
+        shaped, bytes_ = sized_shape_view(root, memo, hops)
+        first = bytes_ if first is None else first
+        if budget is None or bytes_ <= budget:
+            return shaped, None if hops == HOPS else Cut(first, bytes_)
+    kind: JsonObject = {"type": "object"}
+    kind.update((key, root[key]) for key in ("title", "description") if key in root)
+    return kind, Cut(first or 0, size(kind))
 
 
 def body_kind(body: Body, defs: Mapping[str, Unchecked]) -> BodyEncoding | None:

@@ -9,6 +9,7 @@ through more than two `$ref`s becomes `{}`, and only the definitions still refer
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 
 from toolshape.model._json import Json, JsonObject, Unchecked, is_map
@@ -21,13 +22,20 @@ _TEXT = ("title", "description")
 HOPS = 2
 
 
+def size(value: Json) -> int:
+    """The bytes of `value` as compact JSON in UTF-8 (what S25.1's budget counts)."""
+    return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
+
+
 class _Versions:
     """The definitions the view keeps: one version per definition and hop count — the first
     hop's under the definition's own name, the second's as `<name>@2` (S16.7). Names are the
     same in every tool, so a document's tools can share each version (`memo`)."""
 
-    def __init__(self, defs: Mapping[str, Unchecked], memo: ShapeMemo | None) -> None:
+    def __init__(self, defs: Mapping[str, Unchecked], memo: ShapeMemo | None, hops: int) -> None:
         self.defs = defs
+        self.hops = hops
+        """How many `$ref`s this view follows (S16.7's two; fewer under S25.1's budget)."""
         # A name with `@` in it could clash with a version's: such a root is shaped on its own.
         self.memo = memo if not any("@" in name for name in defs) else None
         self.names: dict[tuple[str, int], str] = {}
@@ -36,7 +44,7 @@ class _Versions:
     def ref(self, ref: Unchecked, hops: int) -> str | None:
         """The reference to the version of `ref`'s definition reached through `hops` `$ref`s,
         or None: past `HOPS`, or not a reference to a whole definition."""
-        if hops > HOPS or not isinstance(ref, str) or not ref.startswith(DEFS):
+        if hops > self.hops or not isinstance(ref, str) or not ref.startswith(DEFS):
             return None
         name = unescape(ref[len(DEFS) :])
         if "/" in ref[len(DEFS) :] or name not in self.defs:
@@ -47,18 +55,19 @@ class _Versions:
             self.pending.append(key)
         return def_ref(self.names[key])
 
-    def version(self, name: str, hops: int) -> Json:
-        """The shape view of definition `name` reached through `hops` `$ref`s."""
+    def version(self, name: str, hops: int) -> tuple[Json, int]:
+        """The shape view of definition `name` reached through `hops` `$ref`s, and its size."""
         definition = self.defs[name]
-        key = (id(definition), hops)
+        key = (id(definition), hops, self.hops)
         if self.memo is not None and key in self.memo:
-            _, shaped, refs = self.memo[key]
+            _, shaped, refs, bytes_ = self.memo[key]
             self._follow(refs, hops)
-            return shaped
+            return shaped, bytes_
         shaped = _shape(definition, hops, self)
+        bytes_ = size(shaped)
         if self.memo is not None:
-            self.memo[key] = (definition, shaped, tuple(_refs(shaped)))
-        return shaped
+            self.memo[key] = (definition, shaped, tuple(_refs(shaped)), bytes_)
+        return shaped, bytes_
 
     def _follow(self, refs: tuple[str, ...], hops: int) -> None:
         """Note the versions a shared version refers to (this tool keeps them too)."""
@@ -90,24 +99,41 @@ def _refs(schema: Json) -> list[str]:
     return found
 
 
-def shape_view(root: Mapping[str, Unchecked], memo: ShapeMemo | None = None) -> JsonObject:
+def shape_view(
+    root: Mapping[str, Unchecked], memo: ShapeMemo | None = None, hops: int = HOPS
+) -> JsonObject:
     """S16.7: the shape view of the output schema `root` (an object schema, `$defs` at its
     root): `type` (with `"null"` added below the root), `properties`, `items` (not beside
     `prefixItems`), `prefixItems`, `anyOf`, `oneOf` (as `anyOf`), `allOf`, `$ref`, `title` and
-    `description`; every other keyword dropped. `memo` shares each definition's versions
-    between the tools of one document (their plans then share them too)."""
+    `description`; every other keyword dropped; a `$ref` reached through more than `hops`
+    `$ref`s is `{}`. `memo` shares each definition's versions between the tools of one
+    document (their plans then share them too)."""
+    return sized_shape_view(root, memo, hops)[0]
+
+
+def sized_shape_view(
+    root: Mapping[str, Unchecked], memo: ShapeMemo | None = None, hops: int = HOPS
+) -> tuple[JsonObject, int]:
+    """`shape_view`, and its size as compact JSON (S25.1), counted from each shared
+    definition's size (kept in `memo`), never by writing the whole view again."""
     defs = root.get("$defs")
-    versions = _Versions(defs if is_map(defs) else {}, memo)
+    versions = _Versions(defs if is_map(defs) else {}, memo, hops)
     out = _object(root, 0, versions, top=True)
     if "$schema" in root:
         out = {"$schema": root["$schema"], **out}
-    kept: JsonObject = {}
+    kept: dict[str, tuple[Json, int]] = {}
     while versions.pending:
-        name, hops = versions.pending.pop()
-        kept[versions.names[name, hops]] = versions.version(name, hops)
+        name, hop = versions.pending.pop()
+        kept[versions.names[name, hop]] = versions.version(name, hop)
+    total = size(out)
     if kept:
-        out["$defs"] = dict(sorted(kept.items()))
-    return out
+        ordered = dict(sorted(kept.items()))
+        # `"$defs":{...}` inside the root's braces (after a comma unless the root is `{}`):
+        # each entry `"name":<view>`, a comma between entries.
+        total += len('"$defs":{}') + (1 if out else 0) + len(ordered) - 1
+        total += sum(size(name) + 1 + bytes_ for name, (_, bytes_) in ordered.items())
+        out["$defs"] = {name: shaped for name, (shaped, _) in ordered.items()}
+    return out, total
 
 
 def _shape(schema: Unchecked, hops: int, versions: _Versions) -> Json:
