@@ -510,3 +510,54 @@ def test_the_workers_socket_gives_connections_without_nagles_delay() -> None:
 
     asyncio.run(run())
     assert seen == [1]
+
+
+def pages_of(api: Api, **kw: Any) -> list[list[types.Tool]]:
+    """Every `tools/list` page of a server of `api`, in order."""
+
+    async def run() -> list[list[types.Tool]]:
+        async with Client(build_server([api], **kw), mode="legacy") as client:
+            pages, cursor = [], None
+            while True:
+                page = await client.list_tools(cursor=cursor)
+                pages.append(list(page.tools))
+                cursor = page.next_cursor
+                if cursor is None:
+                    return pages
+
+    return anyio.run(run)
+
+
+def tool_bytes(tool: types.Tool) -> int:
+    data = tool.model_dump(mode="json", by_alias=True, exclude_none=True)
+    return len(json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
+
+
+@pytest.mark.parametrize(
+    ("kw", "counts"),
+    [
+        ({}, [10]),  # 4 MiB by default: the whole API in one page
+        ({"page_bytes": 2_000}, None),  # by bytes: each page within them
+        ({"page_bytes": 1}, [1] * 10),  # a tool larger than a page is a page of its own
+        ({"page_size": 4}, [4, 4, 2]),  # and at most `page_size` tools
+        ({"page_size": 4, "page_bytes": 1}, [1] * 10),
+    ],
+)
+def test_pages_hold_whole_tools_up_to_their_bytes(
+    kw: dict[str, Any], counts: list[int] | None
+) -> None:
+    """S25.2: a `tools/list` page holds whole tools in document order up to `page_bytes` of
+    them serialized (4 MiB by default) and at most `page_size`; a tool larger than that is a
+    page of its own; every tool is listed once."""
+    api = Api(plans(), base_url="http://api.test")
+    pages = pages_of(api, **kw)
+    assert [t.name for page in pages for t in page] == [p.name for p in api.plans]
+    if counts is not None:
+        assert [len(page) for page in pages] == counts
+    else:
+        assert len(pages) > 1
+        assert any(len(page) > 1 for page in pages)
+        limit = kw["page_bytes"]
+        for page in pages:
+            # the server counts its own JSON, a few bytes apart from the SDK's per tool
+            assert len(page) == 1 or sum(tool_bytes(t) for t in page) <= limit + 64 * len(page)

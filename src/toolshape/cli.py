@@ -694,7 +694,15 @@ def add_serve(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="(http) default: 127.0.0.1")
     parser.add_argument("--port", type=int, default=8000, help="(http) default: 8000")
     parser.add_argument("--workers", type=int, default=1, help="(http) worker processes")
-    parser.add_argument("--page-size", type=int, default=100, help="tools per tools/list page")
+    parser.add_argument(
+        "--page-size", type=int, default=None, help="at most this many tools per tools/list page"
+    )
+    parser.add_argument(
+        "--page-bytes",
+        type=int,
+        default=4 * 1024 * 1024,
+        help="at most this many bytes of tools per tools/list page (default 4 MiB)",
+    )
     parser.add_argument(
         "--discovery", action="store_true", help="list search, describe and call tools only"
     )
@@ -721,7 +729,9 @@ def add_serve(parser: argparse.ArgumentParser) -> None:
 
 
 #: The flags that say how to serve, not what: the only ones `--config` takes beside it.
-_HOW = ("transport", "host", "port", "workers", "page_size", "discovery", "log_level")
+_HOW = (
+    "transport", "host", "port", "workers", "page_size", "page_bytes", "discovery", "log_level",
+)  # fmt: skip
 
 
 def _serve(args: argparse.Namespace, err: Stream) -> int:
@@ -773,9 +783,10 @@ def _serve_flag_problems(args: argparse.Namespace) -> list[str]:
         problems.append("--pass-through-auth needs --transport http (stdio carries no headers)")
     if args.transport == "stdio" and args.workers != 1:
         problems.append("--workers needs --transport http")
-    for name in ("workers", "page_size", "port"):
-        if getattr(args, name) < (0 if name == "port" else 1):
-            problems.append(f"--{name.replace('_', '-')} can't be {getattr(args, name)}")
+    for name in ("workers", "page_size", "page_bytes", "port"):
+        value = getattr(args, name)
+        if value is not None and value < (0 if name == "port" else 1):
+            problems.append(f"--{name.replace('_', '-')} can't be {value}")
     return problems
 
 

@@ -10,10 +10,18 @@ serving one or more `Api`s; `toolshape serve` runs it over stdio or streamable H
     server = build_server([Api(result.tools, base_url="https://api.example.com")])
 """
 
-from toolshape.server._build import PAGE_SIZE, build_server, credential_of
+from toolshape.server._build import PAGE_BYTES, PAGE_SIZE, build_server, credential_of
 from toolshape.server._upstream import MAX_RESPONSE_BYTES, TIMEOUT, Api
 
-__all__ = ["MAX_RESPONSE_BYTES", "PAGE_SIZE", "TIMEOUT", "Api", "build_server", "credential_of"]
+__all__ = [
+    "MAX_RESPONSE_BYTES",
+    "PAGE_BYTES",
+    "PAGE_SIZE",
+    "TIMEOUT",
+    "Api",
+    "build_server",
+    "credential_of",
+]
 
 
 def __dir__() -> list[str]:

@@ -37,8 +37,11 @@ from toolshape.server._upstream import Api, error_text, failure, forward
 from toolshape.views._table import view_of
 from toolshape.views._tool import ModelTool
 
-#: S23.2: tools per `tools/list` page, unless the server is told otherwise.
-PAGE_SIZE = 100
+#: S25.2: the most bytes of serialized tools on one `tools/list` page (well under the 10 MiB
+#: the TypeScript client reads in one message); `page_size` may also cap the count.
+PAGE_BYTES = 4 * 1024 * 1024
+#: S23.2: no count limit on a page unless the server is told one (`--page-size`).
+PAGE_SIZE: int | None = None
 LOG = logging.getLogger("toolshape.server")
 
 
@@ -57,6 +60,13 @@ class Entry:
         return None if view is None else view.make(self.plan)
 
     @functools.cached_property
+    def listed(self) -> tuple[types.Tool, int]:
+        """The `Tool` the server lists, and its size as compact JSON (S25.2)."""
+        tool = definition(self)
+        size = len(json.dumps(tool, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
+        return types.Tool.model_validate(tool), size
+
+    @functools.cached_property
     def input_schema(self) -> dict[str, Any]:
         """The input schema the tool is listed with (made on first use, then kept)."""
         schema: dict[str, Any] = definition(self)["inputSchema"]
@@ -64,10 +74,11 @@ class Entry:
 
 
 class Catalog:
-    """Every tool of every API, by name, and the pages of `tools/list` (each made once, when a
-    client first asks for it: a large API starts serving before its whole listing exists)."""
+    """Every tool of every API, by name, and the pages of `tools/list` (each tool made once,
+    when a client first lists it: a large API starts serving before its whole listing
+    exists)."""
 
-    def __init__(self, apis: Sequence[Api], page_size: int) -> None:
+    def __init__(self, apis: Sequence[Api], page_size: int | None, page_bytes: int) -> None:
         self.entries = [Entry(api.tool_name(plan), api, plan) for api in apis for plan in api.plans]
         self.by_name = {entry.name: entry for entry in self.entries}
         self.names = {id(entry.plan): entry.name for entry in self.entries}
@@ -77,10 +88,12 @@ class Catalog:
         if len(self.by_name) != len(self.entries):
             twice = duplicates([entry.name for entry in self.entries])
             raise ValueError(f"two tools are named {twice[0]!r}; give each API its own `name`")
-        if page_size < 1:
+        if page_size is not None and page_size < 1:
             raise ValueError(f"page_size must be at least 1, not {page_size}")
-        self.page_size = page_size
-        self._pages: dict[int, list[types.Tool]] = {}
+        if page_bytes < 1:
+            raise ValueError(f"page_bytes must be at least 1, not {page_bytes}")
+        self.page_size = page_size or len(self.entries) or 1
+        self.page_bytes = page_bytes
 
     @functools.cached_property
     def words(self) -> tuple[Indexed, ...]:
@@ -88,17 +101,24 @@ class Catalog:
         return index(entry.plan for entry in self.entries)
 
     def page(self, cursor: str | None) -> types.ListToolsResult:
-        """The page a `tools/list` cursor names (None: the first).
+        """The page a `tools/list` cursor names (None: the first): whole tools in document
+        order, up to `page_bytes` of them serialized (a larger tool is a page of its own) and
+        at most `page_size` (S25.2); each tool made once, when first listed.
 
         Raises:
             MCPError: a cursor this server did not give.
         """
         start = 0 if cursor is None else _offset(cursor, len(self.entries))
-        tools = self._pages.get(start)
-        if tools is None:
-            chunk = self.entries[start : start + self.page_size]
-            tools = self._pages[start] = [_listed(entry) for entry in chunk]
-        end = start + self.page_size
+        tools: list[types.Tool] = []
+        used = 0
+        end = start
+        while end < len(self.entries) and len(tools) < self.page_size:
+            tool, size = self.entries[end].listed
+            if tools and used + size > self.page_bytes:
+                break
+            tools.append(tool)
+            used += size
+            end += 1
         return types.ListToolsResult(
             tools=tools, next_cursor=str(end) if end < len(self.entries) else None
         )
@@ -133,29 +153,27 @@ def definition(entry: Entry) -> dict[str, Any]:
     return tool
 
 
-def _listed(entry: Entry) -> types.Tool:
-    return types.Tool.model_validate(definition(entry))
-
-
 def build_server(
     apis: Sequence[Api],
     *,
     http: httpx.AsyncClient | None = None,
-    page_size: int = PAGE_SIZE,
+    page_size: int | None = PAGE_SIZE,
+    page_bytes: int = PAGE_BYTES,
     discovery: bool = False,
     name: str = "toolshape",
 ) -> Server[Any]:
     """An MCP server (the `mcp` SDK's) serving every tool of `apis` (S23.1).
 
     `http` sends the upstream requests (one is made for the server's lifetime when not given:
-    no redirects followed, no timeout but each API's own). `page_size` tools per `tools/list`
-    page; with `discovery`, the server lists `search_operations`, `describe_operation` and
+    no redirects followed, no timeout but each API's own). A `tools/list` page holds whole
+    tools up to `page_bytes` of them serialized and at most `page_size` (S25.2); with
+    `discovery`, the server lists `search_operations`, `describe_operation` and
     `call_operation` instead of one tool per operation (S23.7).
 
     Raises:
-        ValueError: two tools would have one name, or `page_size` is below 1.
+        ValueError: two tools would have one name, or `page_size` or `page_bytes` is below 1.
     """
-    catalog = Catalog(apis, page_size)
+    catalog = Catalog(apis, page_size, page_bytes)
 
     @asynccontextmanager
     async def lifespan(_: Server[Any]) -> AsyncIterator[dict[str, Any]]:

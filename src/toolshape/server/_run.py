@@ -18,7 +18,7 @@ from mcp.server import Server
 from mcp.server.stdio import stdio_server
 from starlette.applications import Starlette
 
-from toolshape.server._build import PAGE_SIZE, build_server
+from toolshape.server._build import PAGE_BYTES, PAGE_SIZE, build_server
 from toolshape.server._prepare import prepare
 from toolshape.server._settings import ApiSettings
 from toolshape.server._upstream import Api
@@ -38,7 +38,8 @@ class Serving:
     host: str = "127.0.0.1"
     port: int = 8000
     workers: int = 1
-    page_size: int = PAGE_SIZE
+    page_size: int | None = PAGE_SIZE
+    page_bytes: int = PAGE_BYTES
     discovery: bool = False
     log_level: str = "info"
 
@@ -122,7 +123,12 @@ def http_app(server: Server[Any], serving: Serving) -> Starlette:
 
 
 def _server(apis: Sequence[Api], serving: Serving) -> Server[Any]:
-    return build_server(apis, page_size=serving.page_size, discovery=serving.discovery)
+    return build_server(
+        apis,
+        page_size=serving.page_size,
+        page_bytes=serving.page_bytes,
+        discovery=serving.discovery,
+    )
 
 
 async def _stdio(server: Server[Any]) -> None:
