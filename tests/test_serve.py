@@ -143,8 +143,8 @@ def test_upstream_failures_are_answers_and_the_server_keeps_serving(upstream: up
     )
     assert text(refused).startswith("down: GET /things/x failed: can't connect to 127.0.0.1:")
     assert text(big).startswith(
-        "echo: GET /big failed: the answer is larger than 100 bytes (--max-response-bytes); "
-        'the rest was not read; its first 100 bytes:\n"xxxx'
+        "echo: GET /big failed: the answer is larger than 100 bytes (--max-response-bytes) "
+        "and can't be cut to fit; its first 100 bytes:\n\"xxxx"
     )
     assert all(r.is_error for r in (slow, dropped, refused, big))
     assert after.is_error is False
@@ -901,3 +901,48 @@ def test_a_credential_problem_names_the_flag_given(tmp_path: Path) -> None:
         "toolshape: toolshape serve: --credential bearerAuth: the environment variable "
         "TOOLSHAPE_UNSET_X is not set"
     ]
+
+
+def test_a_large_json_answer_is_cut_to_fit_not_refused(upstream: up.Upstream) -> None:
+    """S25.6: a 5 MB JSON answer from a real upstream, past the 1 MiB a result may carry and
+    within the 16 MiB read, loses items from the end of its longest array until it fits; the
+    text says so and `_meta` says where, and the cut answer is structured (it passes the shape
+    output schema). With `on_large_response="error"` it is S23.5's error; gzip that inflates
+    past the download cap is an error naming that cap."""
+    (tool,) = plan_document(up.items_document(upstream.base_url), style="flat").tools
+    api = Api((tool,), base_url=upstream.base_url)
+    strict = Api((tool,), base_url=upstream.base_url, on_large_response="error")
+    small = Api((tool,), base_url=upstream.base_url, max_download_bytes=2 * 1024 * 1024)
+
+    async def work(client: Client) -> list[types.CallToolResult]:
+        return [await client.call_tool("listItems", {"count": 150_000})]
+
+    (cut,) = served([api], work)
+    assert cut.is_error is False
+    assert cut.structured_content is not None
+    data = cut.structured_content["data"]
+    assert cut.structured_content["total"] == 150_000
+    assert 0 < len(data) < 150_000
+    assert data[-1] == {"id": len(data) - 1, "name": f"item {len(data) - 1}"}
+    assert len(json.dumps(cut.structured_content, separators=(",", ":"))) <= 1024 * 1024
+    assert cut.meta == {
+        "toolshape/truncated": [{"pointer": "/data", "kept": len(data), "total": 150_000}]
+    }
+    assert text(cut).endswith(
+        "\n(toolshape: the answer is larger than 1048576 bytes (--max-response-bytes), so "
+        f"arrays lost items from their end: /data kept {len(data)} of 150000 items)"
+    )
+    (refused,) = served([strict], work)
+    assert refused.is_error
+    assert "(--max-response-bytes) and can't be cut to fit" in text(refused)
+
+    async def inflating(client: Client) -> list[types.CallToolResult]:
+        return [await client.call_tool("listItems", {"count": 150_000, "gzip": 1})]
+
+    (bomb,) = served([small], inflating)
+    assert bomb.is_error
+    host = upstream.base_url.removeprefix("http://")
+    assert text(bomb).startswith(
+        f"{host}: GET /items failed: the answer is larger than 2097152 bytes "
+        "(--max-download-bytes); the rest was not read"
+    )

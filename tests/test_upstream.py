@@ -78,11 +78,13 @@ def test_reading_stops_at_the_cap_however_long_the_body() -> None:
     def handler(request: httpx.Request) -> httpx.Response:
         return httpx.Response(200, content=endless(), headers={"content-type": "text/plain"})
 
-    result = answer(handler, "getBig", {}, max_response_bytes=4096, timeout=60)
+    result = answer(
+        handler, "getBig", {}, max_response_bytes=4096, max_download_bytes=4096, timeout=60
+    )
     assert result.is_error
     assert text(result).startswith(
         "api.test: GET /big failed: the answer is larger than 4096 bytes "
-        '(--max-response-bytes); the rest was not read; its first 4096 bytes:\n"xxx'
+        '(--max-download-bytes); the rest was not read; its first 4096 bytes:\n"xxx'
     )
     assert sent < 10
 
@@ -109,12 +111,14 @@ def test_an_answer_that_inflates_past_the_cap_is_cut_where_it_passes_it() -> Non
 
     tracemalloc.start()
     try:
-        result = answer(handler, "getBig", {}, max_response_bytes=100_000)
+        result = answer(
+            handler, "getBig", {}, max_response_bytes=100_000, max_download_bytes=100_000
+        )
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
     assert result.is_error
-    assert "the answer is larger than 100000 bytes (--max-response-bytes)" in text(result)
+    assert "the answer is larger than 100000 bytes (--max-download-bytes)" in text(result)
     assert reads == 1  # the rest of the compressed body was never read
     assert peak < 16 * 2**20  # one read inflated whole would be 64 MB
 

@@ -5,6 +5,8 @@ a large answer — and the OpenAPI document that describes it (S23's end-to-end 
 from __future__ import annotations
 
 import asyncio
+import gzip
+import json
 import socket
 import threading
 import time
@@ -97,7 +99,20 @@ def _app(upstream: Upstream) -> Starlette:
         size = int(request.query_params.get("size", "1000"))
         return Response(b'"' + b"x" * size + b'"', media_type="application/json")
 
+    async def items(request: Request) -> Response:
+        """`count` items as a JSON page (S25.6: a large JSON answer to cut), gzipped when the
+        query says `gzip=1` (the body inflating past the download cap)."""
+        await record(request)
+        count = int(request.query_params.get("count", "10"))
+        page = {"data": [{"id": i, "name": f"item {i}"} for i in range(count)], "total": count}
+        body = json.dumps(page).encode()
+        if request.query_params.get("gzip") == "1":
+            headers = {"content-encoding": "gzip"}
+            return Response(gzip.compress(body), media_type="application/json", headers=headers)
+        return Response(body, media_type="application/json")
+
     routes = [
+        Route("/items", items),
         Route("/things/{id}", echo, methods=["GET", "POST", "PUT", "PATCH", "DELETE"]),
         Route("/things", echo, methods=["GET", "POST"]),
         Route("/me", echo, methods=["GET"]),
@@ -243,3 +258,25 @@ def document(base_url: str | None = None) -> dict[str, Any]:
     if base_url is not None:
         out["servers"] = [{"url": base_url}]
     return out
+
+
+def items_document(base_url: str) -> dict[str, Any]:
+    """One operation, `listItems`, whose answer is a page of items (S25.6's tests)."""
+    item = {"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"}}}
+    page = {
+        "type": "object",
+        "properties": {"data": {"type": "array", "items": item}, "total": {"type": "integer"}},
+        "required": ["data", "total"],
+    }
+    parameters = [
+        {"name": "count", "in": "query", "schema": {"type": "integer"}},
+        {"name": "gzip", "in": "query", "schema": {"type": "integer"}},
+    ]
+    answer = {"description": "a page", "content": {"application/json": {"schema": page}}}
+    operation = {"operationId": "listItems", "parameters": parameters, "responses": {"200": answer}}
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "Items", "version": "1"},
+        "servers": [{"url": base_url}],
+        "paths": {"/items": {"get": operation}},
+    }

@@ -710,7 +710,24 @@ def add_serve(parser: argparse.ArgumentParser) -> None:
         "--log-level", choices=("debug", "info", "warning", "error"), default="info"
     )
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds per call (default 30)")
-    parser.add_argument("--max-response-bytes", type=int, default=10_000_000)
+    parser.add_argument(
+        "--max-response-bytes",
+        type=int,
+        default=1024 * 1024,
+        help="the most a result carries (default 1 MiB): a larger JSON answer is cut to fit",
+    )
+    parser.add_argument(
+        "--max-download-bytes",
+        type=int,
+        default=16 * 1024 * 1024,
+        help="the most read from the API, after decompression (default 16 MiB)",
+    )
+    parser.add_argument(
+        "--on-large-response",
+        choices=("cut", "error"),
+        default="cut",
+        help="a JSON answer past --max-response-bytes: cut its arrays to fit (default), or an error",
+    )
     parser.add_argument(
         "--pass-through-auth",
         metavar="SCHEME",
@@ -847,6 +864,8 @@ def _api_settings(args: argparse.Namespace) -> Any:
         operations=args.operations,
         timeout=args.timeout,
         max_response_bytes=args.max_response_bytes,
+        max_download_bytes=args.max_download_bytes,
+        on_large_response=args.on_large_response,
         pass_through_auth=args.pass_through_auth,
         schema_view=args.schema_view,
     )

@@ -106,6 +106,8 @@ def _api(
         pass_through=settings.pass_through_auth,
         timeout=float(settings.timeout),
         max_response_bytes=settings.max_response_bytes,
+        max_download_bytes=settings.max_download_bytes,
+        on_large_response=settings.on_large_response,
         schema_view=settings.schema_view,
     )
 
@@ -251,11 +253,12 @@ def _limit_problems(settings: ApiSettings) -> list[str]:
     timeout = settings.timeout
     if not (isinstance(timeout, (int, float)) and math.isfinite(timeout) and timeout > 0):
         problems.append(f"{settings.key('timeout')} can't be {timeout}: give seconds above 0")
-    if settings.max_response_bytes < 1:
-        problems.append(
-            f"{settings.key('max_response_bytes')} can't be {settings.max_response_bytes}: "
-            "give a number of bytes above 0"
-        )
+    for name in ("max_response_bytes", "max_download_bytes"):
+        value = getattr(settings, name)
+        if value < 1:
+            problems.append(
+                f"{settings.key(name)} can't be {value}: give a number of bytes above 0"
+            )
     return problems
 
 

@@ -19,7 +19,13 @@ from toolshape.model._errors import SettingsError
 from toolshape.model._json import json_problem, json_text
 from toolshape.model._options import PROFILES, Options, option_kinds
 from toolshape.read._select import Select
-from toolshape.server._upstream import MAX_RESPONSE_BYTES, TIMEOUT, SchemaView
+from toolshape.server._upstream import (
+    MAX_DOWNLOAD_BYTES,
+    MAX_RESPONSE_BYTES,
+    TIMEOUT,
+    LargeResponse,
+    SchemaView,
+)
 from toolshape.views._table import schema_views
 
 #: S23.2: `serve`'s own defaults over the profile's: every operation a tool, each exact.
@@ -50,6 +56,8 @@ class ApiSettings:
     operations: str | None = None
     timeout: float = TIMEOUT
     max_response_bytes: int = MAX_RESPONSE_BYTES
+    max_download_bytes: int = MAX_DOWNLOAD_BYTES
+    on_large_response: LargeResponse = "cut"
     pass_through_auth: str | None = None
     schema_view: SchemaView = "mcp"
     """S22.6: `mcp`, or a model view's name (`toolshape.views.schema_views()`)."""
@@ -108,6 +116,8 @@ _SCALARS: Mapping[str, tuple[type, ...]] = {
     "operations": (str,),
     "timeout": (int, float),
     "max_response_bytes": (int,),
+    "max_download_bytes": (int,),
+    "on_large_response": (str,),
     "pass_through_auth": (str,),
     "schema_view": (str,),
 }
@@ -171,6 +181,8 @@ def _problem(key: str, value: Any, switches: Mapping[str, tuple[object, ...]]) -
             return f"must be {_kind_name(wanted)}, not {json_text(value, 60)}"
         if key == "style" and value not in ("flat", "nested"):
             return f"is {json_text(value)}; use flat or nested"
+        if key == "on_large_response" and value not in ("cut", "error"):
+            return f"is {json_text(value)}; use cut or error"
         if key == "schema_view" and value not in schema_views():
             return f"is {json_text(value)}; use {', '.join(schema_views())}"
         return None

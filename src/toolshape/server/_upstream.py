@@ -8,17 +8,19 @@ result naming the API, the method, the path and what failed. Redirects are never
 
 from __future__ import annotations
 
+import json
 import ssl
 import zlib
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeAlias
+from typing import Any, Literal, TypeAlias
 from urllib.parse import urlsplit
 
 import anyio
 import httpx
 
-from toolshape.call._result import decode, is_text, media_type
+from toolshape.call._fit import fit
+from toolshape.call._result import decode, is_json, is_text, media_type
 from toolshape.model._types import Request
 from toolshape.plans._plan import Plan
 
@@ -26,9 +28,14 @@ SchemaView: TypeAlias = str
 """S22.6: the input schema a server advertises: the plan's (`mcp`), or a model view's by its
 name in the table of views (`toolshape.views.schema_views()`: `openai-strict`, `gemini`)."""
 
-#: S23.5: the defaults of `--timeout` (seconds) and `--max-response-bytes`.
+#: S23.5, S25.6: the defaults of `--timeout` (seconds), `--max-response-bytes` (what a result
+#: may carry) and `--max-download-bytes` (the most read from the API, after decompression).
 TIMEOUT = 30.0
-MAX_RESPONSE_BYTES = 10_000_000
+MAX_RESPONSE_BYTES = 1024 * 1024
+MAX_DOWNLOAD_BYTES = 16 * 1024 * 1024
+LargeResponse: TypeAlias = Literal["cut", "error"]
+"""S25.6: a JSON answer past `max_response_bytes` (and within the download) is cut to fit
+(`cut`), or is S23.5's error (`error`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +47,9 @@ class Api:
     argument replaces one of the same name, S12.2); `credentials` map security scheme names to
     values (S18.2); `pass_through` names the scheme whose credential each caller brings in the
     MCP request's own `Authorization` header (S23.6); `schema_view` the input schema it
-    advertises (S22.6).
+    advertises (S22.6). An answer is read up to `max_download_bytes` (S25.6) and a result
+    carries at most `max_response_bytes`: a JSON answer between the two is cut to fit, unless
+    `on_large_response` is `error`.
     """
 
     plans: tuple[Plan, ...]
@@ -51,6 +60,8 @@ class Api:
     pass_through: str | None = None
     timeout: float = TIMEOUT
     max_response_bytes: int = MAX_RESPONSE_BYTES
+    max_download_bytes: int = MAX_DOWNLOAD_BYTES
+    on_large_response: LargeResponse = "cut"
     schema_view: SchemaView = "mcp"
     """S22.6: with a model view's name (`openai-strict`, `gemini`), each tool's input schema is
     that view's parameters, and calls read back from it (S22.3) before `Plan.call`."""
@@ -68,6 +79,10 @@ class Api:
 def served_name(api: str | None, tool: str) -> str:
     """S23.3: a tool's name in a server: `<api>_<tool>` when the API has a name."""
     return f"{api}_{tool}" if api else tool
+
+
+#: S25.6: the `_meta` key of a cut answer's cuts (`[{"pointer", "kept", "total"}]`).
+TRUNCATED = "toolshape/truncated"
 
 
 class Failed(Exception):
@@ -89,21 +104,55 @@ async def forward(
     wire = [(name.encode("latin-1"), value.encode("latin-1")) for name, value in outbound]
     if not any(name.lower() == b"accept-encoding" for name, _ in wire):
         wire.append((b"accept-encoding", b"gzip, deflate"))  # what `_Inflater` reads
+    limit = max(api.max_download_bytes, api.max_response_bytes)
     try:
         with anyio.fail_after(api.timeout):
             status, headers, body, more = await _exchange(
-                http, request.method, url, wire, content, api.max_response_bytes
+                http, request.method, url, wire, content, limit
             )
     except TimeoutError:
         return failure(api, request, f"no answer within {api.timeout:g} s (--timeout)"), "timeout"
     except Failed as error:
         return failure(api, request, str(error)), "failed"
     if more:
-        return _oversized(api, request, headers, body), "too-large"
+        return _oversized(api, request, headers, body, downloaded=True), "too-large"
     if not 100 <= status <= 599:  # S14.4: what the API said, as an answer (httpx takes 0-999)
         what = f"the API answered with status {status}, which is not an HTTP status (100-599)"
         return failure(api, request, what), "failed"
-    return plan.result(status, headers, body), str(status)
+    if len(body) <= api.max_response_bytes:
+        return plan.result(status, headers, body), str(status)
+    cut = _cut(api, plan, status, headers, body)
+    if cut is None:
+        return _oversized(api, request, headers, body[: api.max_response_bytes]), "too-large"
+    return cut, f"{status} cut"
+
+
+def _cut(
+    api: Api, plan: Plan, status: int, headers: list[tuple[str, str]], body: bytes
+) -> dict[str, Any] | None:
+    """S25.6: the result of a JSON answer past `max_response_bytes`, its longest arrays cut
+    from their end to fit, saying so in its text and `_meta`; None when it can't be (not
+    JSON, nothing to cut, or `on_large_response` is `error`)."""
+    kind, _ = media_type(headers)
+    if api.on_large_response == "error" or not (is_json(kind) or not kind):
+        return None
+    try:
+        value = json.loads(body)
+    except (ValueError, RecursionError):
+        return None
+    fitted = fit(value, api.max_response_bytes)
+    if fitted is None:
+        return None
+    shorter, cuts = fitted
+    compact = json.dumps(shorter, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    result = plan.result(status, headers, compact)
+    said = "; ".join(f"{c.pointer} kept {c.kept} of {c.total} items" for c in cuts)
+    result["content"][0]["text"] += (
+        f"\n(toolshape: the answer is larger than {api.max_response_bytes} bytes "
+        f"(--max-response-bytes), so arrays lost items from their end: {said})"
+    )
+    result["_meta"] = {TRUNCATED: [c.to_dict() for c in cuts]}
+    return result
 
 
 async def _exchange(
@@ -217,15 +266,28 @@ def error_text(text: str) -> dict[str, Any]:
 
 
 def _oversized(
-    api: Api, request: Request, headers: list[tuple[str, str]], body: bytes
+    api: Api,
+    request: Request,
+    headers: list[tuple[str, str]],
+    body: bytes,
+    *,
+    downloaded: bool = False,
 ) -> dict[str, Any]:
-    """S23.5: an answer past `max_response_bytes`: its start as text (or its kind, when it is
-    binary); the rest was never read."""
+    """S23.5, S25.6: an answer past what is read (`downloaded`: past `max_download_bytes`) or
+    carried (`max_response_bytes`, not cut): its start as text (or its kind, when it is
+    binary); the rest was not read, or not kept."""
     kind, charset = media_type(headers)
-    head = (
-        f"the answer is larger than {api.max_response_bytes} bytes (--max-response-bytes); "
-        "the rest was not read"
-    )
+    if downloaded:
+        head = (
+            f"the answer is larger than {max(api.max_download_bytes, api.max_response_bytes)} "
+            f"bytes (--max-download-bytes); the rest was not read"
+        )
+        body = body[: api.max_response_bytes]
+    else:
+        head = (
+            f"the answer is larger than {api.max_response_bytes} bytes (--max-response-bytes) "
+            "and can't be cut to fit"
+        )
     if not is_text(kind):
         return failure(api, request, f"{head}; it is {kind} and is not shown")
     return failure(api, request, f"{head}; its first {len(body)} bytes:\n{decode(body, charset)}")
