@@ -946,3 +946,64 @@ def test_a_large_json_answer_is_cut_to_fit_not_refused(upstream: up.Upstream) ->
         f"{host}: GET /items failed: the answer is larger than 2097152 bytes "
         "(--max-download-bytes); the rest was not read"
     )
+
+
+def corpus_path(name: str) -> Path:
+    """A document of the corpus `TOOLSHAPE_CORPUS` names (the test skips, saying so, without)."""
+    from tests.conftest import outside
+
+    folder = outside("TOOLSHAPE_CORPUS")
+    if folder is None:
+        pytest.skip("set TOOLSHAPE_CORPUS to the corpus folder (tests/data/SOURCES.md)")
+    return folder / name
+
+
+def typescript_over_stdio(spec: Path, calls: list[Any]) -> dict[str, Any]:
+    """The TypeScript client's pages and call results, against `toolshape serve SPEC` with
+    serve's defaults over stdio."""
+    done = subprocess.run(
+        [
+            "node",
+            str(NODE / "stdio-client.mjs"),
+            *serve_command(str(spec), "--base-url", "http://127.0.0.1:9"),
+        ],
+        input=json.dumps({"calls": calls}).encode(),
+        capture_output=True,
+        timeout=300,
+        check=True,
+    )
+    answer: dict[str, Any] = json.loads(done.stdout)
+    return answer
+
+
+@pytest.mark.integration
+@pytest.mark.corpus
+@typescript_sdk()
+def test_the_typescript_client_lists_all_of_stripe_in_one_page() -> None:
+    """S25.1, S25.2: with serve's defaults, the official TypeScript client lists every Stripe
+    tool in one page well under the 10 MiB it reads in one message (the listing was 32 MB: a
+    page of 8.7 MiB, and 17-78 s in real clients)."""
+    answer = typescript_over_stdio(corpus_path("stripe.json"), [])
+    pages = answer["pages"]
+    assert len(pages) == 1
+    assert pages[0]["tools"] > 400
+    assert pages[0]["bytes"] <= 4 * 1024 * 1024
+
+
+@pytest.mark.integration
+@pytest.mark.corpus
+@typescript_sdk()
+def test_the_typescript_client_accepts_an_argument_error_of_a_tool_with_an_output_schema() -> None:
+    """S25.8: an argument error on a GitHub code-scanning tool (whose output schema wraps a
+    list) reaches the TypeScript client as an `isError` result it accepts (it threw the result
+    away when the error carried `structuredContent` that broke the output schema)."""
+    calls = [["code-scanning_list-alerts-for-repo", {"owner": "o", "repo": 5}]]
+    answer = typescript_over_stdio(corpus_path("github.json"), calls)
+    (outcome,) = answer["results"]
+    assert "error" not in outcome, outcome
+    result = outcome["result"]
+    assert result["isError"] is True
+    assert "structuredContent" not in result
+    assert result["content"][0]["text"].startswith(
+        "Invalid arguments for tool 'code-scanning_list-alerts-for-repo': repo: 5 is not of type"
+    )
