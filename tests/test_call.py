@@ -617,3 +617,69 @@ def test_an_inbound_header_http_cant_carry_is_the_gateways_error(
     assert reason in error.message
     assert "X-Evil" not in error.message
     assert ToolshapeError.from_dict(error.to_dict()).to_dict() == error.to_dict()
+
+
+# -- S25.5 JSON text where a value is declared --------------------------------------------------
+
+JSON_TEXT_BODY = {
+    "type": "object",
+    "properties": {
+        "filter": {"type": "object", "properties": {"q": {"type": "string"}}},
+        "ids": {"type": "array", "items": {"type": "integer"}},
+        "either": {"anyOf": [{"type": "object"}, {"type": "null"}]},
+        "label": {"type": "string"},
+        "mixed": {"anyOf": [{"type": "object"}, {"type": "string"}]},
+        "count": {"type": "integer"},
+        "deep": {"type": "object", "properties": {"inner": {"type": "array"}}},
+    },
+}
+
+JSON_TEXT_ROWS: list[tuple[str, dict[str, Any], Any, tuple[str, ...]]] = [
+    ("an object as its text", {"filter": '{"q": "x"}'}, {"filter": {"q": "x"}}, ("filter",)),
+    ("an array as its text", {"ids": "[1, 2]"}, {"ids": [1, 2]}, ("ids",)),
+    ("a union of object and null", {"either": "{}"}, {"either": {}}, ("either",)),
+    ("a number as its text", {"count": "3"}, {"count": 3}, ("count",)),
+    (
+        "deeper in the call",
+        {"deep": {"inner": "[true]"}},
+        {"deep": {"inner": [True]}},
+        ("deep.inner",),
+    ),
+    ("text the schema takes stays text", {"label": '{"a": 1}'}, {"label": '{"a": 1}'}, ()),
+    ("a union that takes text stays text", {"mixed": "{}"}, {"mixed": "{}"}, ()),
+    ("as it should be, nothing read", {"ids": [1]}, {"ids": [1]}, ()),
+]
+
+
+@pytest.mark.parametrize(
+    ("arguments", "body", "read"),
+    [row[1:] for row in JSON_TEXT_ROWS],
+    ids=[row[0] for row in JSON_TEXT_ROWS],
+)
+def test_json_text_is_read_where_the_schema_takes_no_text(
+    arguments: dict[str, Any], body: Any, read: tuple[str, ...]
+) -> None:
+    """S25.5: a string where the schema admits no string is read as the JSON it spells when
+    that is of a kind the schema admits there, and the request says which arguments were; a
+    string the schema admits is never read."""
+    (plan,) = plan_operation(
+        make_document(JSON_TEXT_BODY), "/stores/{storeId}/search", "post", style="flat"
+    )
+    request = plan.call({"storeId": "s", "x-tenant": "t", **arguments})
+    assert request.body == body
+    assert request.read_as_json == read
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [{"filter": "[1]"}, {"filter": "{not json"}, {"ids": '"text"'}, {"count": "1.5"}],
+    ids=["another kind", "not JSON", "JSON text of text", "a number of another kind"],
+)
+def test_json_text_of_a_kind_not_admitted_is_still_refused(arguments: dict[str, Any]) -> None:
+    """S25.5: text that is not JSON, or spells a kind the schema does not admit there, is
+    refused as it was given (never looser than the document)."""
+    (plan,) = plan_operation(
+        make_document(JSON_TEXT_BODY), "/stores/{storeId}/search", "post", style="flat"
+    )
+    with pytest.raises(ArgumentError, match="is not of type"):
+        plan.call({"storeId": "s", "x-tenant": "t", **arguments})

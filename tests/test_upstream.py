@@ -565,3 +565,18 @@ def test_pages_hold_whole_tools_up_to_their_bytes(
         for page in pages:
             # the server counts its own JSON, a few bytes apart from the SDK's per tool
             assert len(page) == 1 or sum(tool_bytes(t) for t in page) <= limit + 64 * len(page)
+
+
+def test_an_argument_read_as_json_is_said_in_the_result() -> None:
+    """S25.5: an array sent as its JSON text reaches the API as the array, and the result's
+    text says the argument was read as the JSON it spells."""
+    seen: list[httpx.Request] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        return json_answer(b'{"method": "POST", "path": "/things/a"}')(request)
+
+    result = answer(handler, "createThing", {"id": "a", "name": "n", "tags": '["x", "y"]'})
+    assert result.is_error is False
+    assert json.loads(seen[0].content) == {"name": "n", "tags": ["x", "y"]}
+    assert text(result).endswith("\n(toolshape: read as the JSON they spell: `tags`)")

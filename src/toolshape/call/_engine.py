@@ -9,10 +9,12 @@ the router, built once. Nothing else is computed per call.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from toolshape.call._credentials import NOTHING, Applied, apply_credentials
+from toolshape.call._json_text import json_text_read
 from toolshape.call._reading import pick_reading
 from toolshape.call._result import Expected, tool_result
 from toolshape.call._route import Router, routed
@@ -172,10 +174,20 @@ class Engine:
             if isinstance(split, list):
                 return split
             return self._checked(routed(self.router, split, "nested", headers, applied))
-        problems = self.judge(reading if self.style == "flat" else "nested").problems(arguments)
+        judge = self.judge(reading if self.style == "flat" else "nested")
+        problems = judge.problems(arguments)
+        read: tuple[str, ...] = ()
         if problems:
-            return problems
-        return self._checked(routed(self.router, arguments, reading, headers, applied))
+            # S25.5: objects sent as their JSON text (looked for only when a kind was refused)
+            kinds = any(p.keyword in ("type", "anyOf", "oneOf") for p in problems)
+            parsed = json_text_read(judge, arguments) if kinds else None
+            if parsed is None or judge.problems(parsed[0]):
+                return problems
+            arguments, read = parsed
+        request = self._checked(routed(self.router, arguments, reading, headers, applied))
+        if read and isinstance(request, Request):
+            return dataclasses.replace(request, read_as_json=read)
+        return request
 
     def _fixed_given(self, arguments: Unchecked, reading: Reading) -> list[ArgumentIssue]:
         """S18.4: an argument naming a fixed argument is an error, under any key policy."""

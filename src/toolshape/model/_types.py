@@ -305,6 +305,9 @@ class Request:
     toolshape can't encode); `encode()` hands it out with the completed content type."""
     sent_type: str | None = field(default=None, repr=False)
     """S17.1: the `content-type` that goes with `content` (a multipart boundary added)."""
+    read_as_json: tuple[str, ...] = ()
+    """S25.5: the arguments (by path) given as JSON text where their schema takes no text, and
+    read as the JSON they spell."""
 
     def encode(self) -> tuple[tuple[tuple[str, str], ...], bytes | None]:
         """S17.1: `(headers, content)`: the bytes to send (None without a body) and the

@@ -120,11 +120,21 @@ async def forward(
         what = f"the API answered with status {status}, which is not an HTTP status (100-599)"
         return failure(api, request, what), "failed"
     if len(body) <= api.max_response_bytes:
-        return plan.result(status, headers, body), str(status)
+        return _read_as_json(request, plan.result(status, headers, body)), str(status)
     cut = _cut(api, plan, status, headers, body)
     if cut is None:
         return _oversized(api, request, headers, body[: api.max_response_bytes]), "too-large"
-    return cut, f"{status} cut"
+    return _read_as_json(request, cut), f"{status} cut"
+
+
+def _read_as_json(request: Request, result: dict[str, Any]) -> dict[str, Any]:
+    """S25.5: the result, its text saying which arguments were read as the JSON they spell."""
+    if request.read_as_json and result.get("content"):
+        first = result["content"][0]
+        if first.get("type") == "text":
+            shown = ", ".join(f"`{path}`" for path in request.read_as_json)
+            first["text"] += f"\n(toolshape: read as the JSON they spell: {shown})"
+    return result
 
 
 def _cut(
