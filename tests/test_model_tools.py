@@ -850,3 +850,108 @@ def view_is_served(tmp_path: Any, main: Any) -> None:
         listed, called = anyio.run(run)
     assert all("description" not in json.dumps(t.input_schema) for t in listed.tools)
     assert called.structured_content["path"] == "/things/t1"
+
+
+# -- S25.3 references inlined ------------------------------------------------------------------
+
+
+def refs_in(value: Any) -> bool:
+    text = json.dumps(value)
+    return '"$ref"' in text or '"$defs"' in text
+
+
+@pytest.mark.parametrize("api", ["inline", "openai", "gemini", "anthropic"])
+def test_a_view_with_references_inlined_has_none_and_reads_its_cuts_back(api: str) -> None:
+    """S25.3: with `inline_refs` (and the `inline` view, the MCP one inlined) no schema holds a
+    `$ref` or `$defs`; a recursive reference is cut at its third level into JSON text, read
+    back as the JSON it spells, arrays and objects alike; the OpenAI view stays strict."""
+    (made,) = plan_document(TREE, style="flat").tools
+    tool = model_tool(made, api, inline_refs=True)
+    assert not refs_in(tool.definition)
+    assert not refs_in(tool.parameters)
+    assert any("recursive reference to `Node` is cut" in reason for reason in tool.reasons)
+    if api == "openai":
+        assert tool.strict is True
+        assert strict_compatible(tool.parameters)
+    if api == "gemini":
+        genai.FunctionDeclaration.model_validate(tool.definition)
+    deep = '{"name": "e", "children": []}'
+    call = {
+        "name": "a",
+        "children": [
+            {
+                "name": "b",
+                "children": [{"name": "c", "children": [{"name": "d", "children": [deep]}]}],
+            }
+        ],
+    }
+    body = tool.call(call).body
+    level = body["children"][0]["children"][0]["children"][0]
+    assert level["children"] == [{"name": "e", "children": []}]
+    shallow = {"name": "a", "children": []}
+    assert tool.call(shallow).body == made.call(shallow).body
+
+
+def test_an_inlined_output_schema_cuts_into_any_value() -> None:
+    """S25.3: an output schema inlined keeps no `$ref`; its recursion is cut into `{}`."""
+    node = {
+        "type": "object",
+        "properties": {"child": {"$ref": "#/components/schemas/N"}, "n": {"type": "integer"}},
+    }
+    document = {
+        "openapi": "3.1.0",
+        "components": {"schemas": {"N": node}},
+        "paths": {
+            "/n": {
+                "get": {
+                    "operationId": "getN",
+                    "responses": {
+                        "200": {
+                            "description": "d",
+                            "content": {
+                                "application/json": {"schema": {"$ref": "#/components/schemas/N"}}
+                            },
+                        }
+                    },
+                }
+            }
+        },
+    }
+    (made,) = plan_document(document, options=Options.preset(output_schemas="exact")).tools
+    tool = model_tool(made, "inline")
+    assert tool.output_schema is not None
+    assert not refs_in(tool.output_schema)
+    assert "{}" in json.dumps(tool.output_schema)
+
+
+@pytest.mark.corpus
+def test_inlined_views_over_the_corpus() -> None:
+    """S25.3 over the corpus: every tool's `inline` view and OpenAI view inlined hold no
+    reference; a call made from the plan's own schema (reaching no cut) routes to the same
+    request through the inlined view; the strict tools inlined stay strict by pydantic-ai's
+    check."""
+    from tests.test_drift import Generator, Unable
+
+    checked = strict = 0
+    for path in corpus_paths():
+        document = corpus_document(path)
+        result = plan_document(document, style="flat", options=EVERY_OPERATION)
+        for made in result.tools[::4]:
+            inline = model_tool(made, "inline")
+            assert not refs_in(inline.parameters), made.name
+            openai = model_tool(made, "openai", inline_refs=True)
+            assert not refs_in(openai.parameters), made.name
+            if openai.strict:
+                assert strict_compatible(openai.parameters), made.name
+                strict += 1
+            schema = made.input_schema
+            try:
+                value = Generator(schema).value(schema)
+            except (Unable, KeyError, RecursionError):
+                continue
+            expected = outcome(partial(made.call, value))
+            if expected[0] == "request":
+                assert outcome(partial(inline.call, value)) == expected, made.name
+                checked += 1
+    assert checked >= 50
+    assert strict >= 50

@@ -580,3 +580,48 @@ def test_an_argument_read_as_json_is_said_in_the_result() -> None:
     assert result.is_error is False
     assert json.loads(seen[0].content) == {"name": "n", "tags": ["x", "y"]}
     assert text(result).endswith("\n(toolshape: read as the JSON they spell: `tags`)")
+
+
+@pytest.mark.parametrize(
+    "kw",
+    [
+        {"inline_refs": True},
+        {"schema_view": "inline"},
+        {"schema_view": "openai-strict", "inline_refs": True},
+    ],
+)
+def test_a_server_lists_schemas_with_no_reference_when_asked(kw: dict[str, Any]) -> None:
+    """S25.3: with `inline_refs` (or the `inline` view) no listed input or output schema
+    holds a `$ref` or `$defs`, and calls still reach the API as the plan routes them."""
+    node = {
+        "type": "object",
+        "properties": {
+            "name": {"type": "string"},
+            "kids": {"type": "array", "items": {"$ref": "#/components/schemas/N"}},
+        },
+    }
+    document = up.document()
+    document["components"]["schemas"] = {"N": node}
+    document["paths"]["/things"]["get"]["responses"]["200"]["content"]["application/json"][
+        "schema"
+    ] = {"$ref": "#/components/schemas/N"}
+    plans = plan_document(document, style="flat", options=SERVE_OPTIONS).tools
+    api = Api(plans, base_url="http://api.test", **kw)
+
+    async def run() -> list[types.Tool]:
+        async with Client(build_server([api]), mode="legacy") as client:
+            return list((await client.list_tools()).tools)
+
+    listed = anyio.run(run)
+    dumped = json.dumps([t.model_dump(mode="json", by_alias=True) for t in listed])
+    assert '"$ref"' not in dumped
+    assert '"$defs"' not in dumped
+    seen: list[httpx.Request] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        return json_answer(b'{"name": "n", "kids": []}')(request)
+
+    result = answer(handler, "listThings", {"limit": 2}, **kw)
+    assert result.is_error is False
+    assert seen[0].url.query == b"limit=2"

@@ -34,7 +34,7 @@ from toolshape.plans._file import PLANS_FORMAT, dump_plans, load_plans
 from toolshape.plans._plan import Plan, PlanResult
 from toolshape.read._select import Select
 from toolshape.views._model_tool import model_tool
-from toolshape.views._table import schema_views, view_of
+from toolshape.views._table import VIEWS, schema_views, view_of
 
 EXAMPLE = "example.openapi.json"
 """The bundled example document `toolshape plan` reads when no SPEC is given."""
@@ -428,7 +428,7 @@ def switch_hint(error: PlanError) -> str | None:
     return "; ".join(f"`{fix.flag}` {fix.effect}" for fix in found) or None
 
 
-def _as_json(result: PlanResult, view: str = "mcp") -> dict[str, Json]:
+def _as_json(result: PlanResult, view: str = "mcp", inline: bool = False) -> dict[str, Json]:
     """`--json`: the MCP `Tool` objects (S16.5), how each routes, errors and diagnostics; with
     a model view (S22.6), each tool's input schema is the view's, and `modelTools` holds the
     model API's own definitions with whether each is strict and why not.
@@ -438,12 +438,16 @@ def _as_json(result: PlanResult, view: str = "mcp") -> dict[str, Json]:
     """
     shown: dict[str, Json] = _plain_json(result)
     chosen = view_of(view)
+    if chosen is None and inline:
+        chosen = VIEWS["inline"]  # S25.3: the MCP view, inlined
     if chosen is None:
         return shown
-    models = [model_tool(plan, chosen.api) for plan in result.tools]
+    models = [model_tool(plan, chosen.api, inline_refs=inline) for plan in result.tools]
     tools: list[JsonObject] = [plan.to_mcp_tool() for plan in result.tools]
     for tool, model in zip(tools, models, strict=True):
         tool["inputSchema"] = model.parameters
+        if model.output_schema is not None:
+            tool["outputSchema"] = model.output_schema
     shown["tools"] = list(tools)
     shown["modelTools"] = [
         {"definition": m.definition, "strict": m.strict, "reasons": list(m.reasons)} for m in models
@@ -532,7 +536,7 @@ def _run(args: argparse.Namespace, out: Stream, err: Stream) -> int:
         )
     if args.json:
         try:
-            shown = _as_json(result, args.schema_view)
+            shown = _as_json(result, args.schema_view, args.inline_refs)
         except ViewError as error:
             err.write(f"toolshape: {error}\n")
             return 2
@@ -667,13 +671,18 @@ def _encoded(request: Request) -> Json:
 
 
 def add_schema_view(parser: argparse.ArgumentParser) -> None:
-    """`--schema-view` (S22.6): the input schema tools advertise."""
+    """`--schema-view` (S22.6) and `--inline-refs` (S25.3): the input schema tools advertise."""
     parser.add_argument(
         "--schema-view",
         choices=schema_views(),
         default="mcp",
-        help="the tools' input schemas: the plan's (mcp, the default), or the OpenAI strict or "
-        "Gemini view, calls read back from it",
+        help="the tools' input schemas: the plan's (mcp, the default), the OpenAI strict or "
+        "Gemini view, or the plan's inlined (inline), calls read back from it",
+    )
+    parser.add_argument(
+        "--inline-refs",
+        action="store_true",
+        help="no $ref and no $defs in any schema: every reference inlined, recursion cut",
     )
 
 
@@ -868,4 +877,5 @@ def _api_settings(args: argparse.Namespace) -> Any:
         on_large_response=args.on_large_response,
         pass_through_auth=args.pass_through_auth,
         schema_view=args.schema_view,
+        inline_refs=args.inline_refs,
     )

@@ -34,7 +34,8 @@ from toolshape.model._version import __version__
 from toolshape.plans._plan import Plan
 from toolshape.plans._search import Indexed, index, query_problem, ranked
 from toolshape.server._upstream import Api, error_text, failure, forward
-from toolshape.views._table import view_of
+from toolshape.views._read import SAME
+from toolshape.views._table import VIEWS, inline_tool, view_of
 from toolshape.views._tool import ModelTool
 
 #: S25.2: the most bytes of serialized tools on one `tools/list` page (well under the 10 MiB
@@ -57,7 +58,12 @@ class Entry:
     def model(self) -> ModelTool | None:
         """S22.6: the model view the API advertises (made on first use), or None for `mcp`."""
         view = view_of(self.api.schema_view)
-        return None if view is None else view.make(self.plan)
+        if view is None and self.api.inline_refs:
+            view = VIEWS["inline"]  # S25.3: the MCP view, inlined
+        if view is None:
+            return None
+        tool = view.make(self.plan)
+        return inline_tool(tool) if self.api.inline_refs and tool.inlined is SAME else tool
 
     @functools.cached_property
     def listed(self) -> tuple[types.Tool, int]:
@@ -150,6 +156,8 @@ def definition(entry: Entry) -> dict[str, Any]:
     tool["name"] = entry.name
     if entry.model is not None:  # read back on each call (S22.3)
         tool["inputSchema"] = entry.model.parameters
+        if entry.model.output_schema is not None:  # S25.3: inlined too
+            tool["outputSchema"] = entry.model.output_schema
     return tool
 
 

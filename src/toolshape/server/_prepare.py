@@ -109,6 +109,7 @@ def _api(
         max_download_bytes=settings.max_download_bytes,
         on_large_response=settings.on_large_response,
         schema_view=settings.schema_view,
+        inline_refs=settings.inline_refs,
     )
 
 

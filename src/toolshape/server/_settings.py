@@ -61,6 +61,8 @@ class ApiSettings:
     pass_through_auth: str | None = None
     schema_view: SchemaView = "mcp"
     """S22.6: `mcp`, or a model view's name (`toolshape.views.schema_views()`)."""
+    inline_refs: bool = False
+    """S25.3: the view's schemas with every reference inlined."""
 
     def key(self, name: str) -> str:
         """How a message names setting `name`: `` `api[0].timeout` `` or `--timeout`."""
@@ -120,6 +122,7 @@ _SCALARS: Mapping[str, tuple[type, ...]] = {
     "on_large_response": (str,),
     "pass_through_auth": (str,),
     "schema_view": (str,),
+    "inline_refs": (bool,),
 }
 _TABLES = ("select", "credentials", "fixed", "headers")
 
@@ -177,7 +180,7 @@ def _problem(key: str, value: Any, switches: Mapping[str, tuple[object, ...]]) -
         return None  # checked with the others by `Options.preset`
     if key in _SCALARS:
         wanted = _SCALARS[key]
-        if isinstance(value, bool) or not isinstance(value, wanted):
+        if not isinstance(value, wanted) or (isinstance(value, bool) and bool not in wanted):
             return f"must be {_kind_name(wanted)}, not {json_text(value, 60)}"
         if key == "style" and value not in ("flat", "nested"):
             return f"is {json_text(value)}; use flat or nested"
@@ -214,4 +217,6 @@ def _select_problem(value: Mapping[str, Any]) -> str | None:
 def _kind_name(kinds: tuple[type, ...]) -> str:
     if kinds == (str,):
         return "text"
+    if kinds == (bool,):
+        return "true or false"
     return "a number" if float in kinds else "a whole number"

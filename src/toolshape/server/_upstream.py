@@ -63,8 +63,10 @@ class Api:
     max_download_bytes: int = MAX_DOWNLOAD_BYTES
     on_large_response: LargeResponse = "cut"
     schema_view: SchemaView = "mcp"
-    """S22.6: with a model view's name (`openai-strict`, `gemini`), each tool's input schema is
-    that view's parameters, and calls read back from it (S22.3) before `Plan.call`."""
+    """S22.6: with a model view's name (`openai-strict`, `gemini`, `inline`), each tool's input
+    schema is that view's parameters, and calls read back from it (S22.3) before `Plan.call`."""
+    inline_refs: bool = False
+    """S25.3: every schema listed with no `$ref` and no `$defs` (the view's, inlined)."""
 
     @property
     def label(self) -> str:

@@ -16,7 +16,14 @@ from toolshape.model._pointers import def_name, escape
 from toolshape.model._types import Wrapped
 from toolshape.plans._plan import Plan
 from toolshape.views._read import SAME, Read
-from toolshape.views._shapes import accepts_null, by_kind, description_of, object_kind, text_of
+from toolshape.views._shapes import (
+    accepts_null,
+    by_kind,
+    description_of,
+    object_kind,
+    text_of,
+    view_bytes,
+)
 from toolshape.views._tool import ModelTool
 from toolshape.views._walk import Path, Walker
 
@@ -44,7 +51,7 @@ class Gemini(Walker):
         map objects as `object`, optional properties without the null reading)."""
 
     def enter(self, schema: Unchecked) -> None:
-        self.budget -= _bytes(schema)
+        self.budget -= view_bytes(schema)
 
     def untyped(self, schema: Unchecked, where: str) -> tuple[Json, Read]:
         return text_of(schema), SAME
@@ -167,23 +174,6 @@ class Gemini(Walker):
         return out, Read(
             "object", properties=reads, drop_null=optional
         ) if reads or optional else SAME
-
-
-def _bytes(schema: Unchecked) -> int:
-    """About the bytes `schema`'s own keywords take in a view (its text, names and values;
-    what it holds counts where it is viewed)."""
-    if not is_map(schema):
-        return 8
-    size = 8
-    for key, value in schema.items():
-        size += len(key) + 4
-        if isinstance(value, str):
-            size += len(value)
-        elif isinstance(value, list):
-            size += sum(len(v) + 3 if isinstance(v, str) else 8 for v in value)
-        elif is_map(value) and key == "properties":
-            size += sum(len(name) + 4 for name in value)
-    return size
 
 
 def gemini_tool(plan: Plan) -> ModelTool:

@@ -212,3 +212,20 @@ _ANNOTATIONS = frozenset(
     {"allOf", "description", "title", "$comment", "default", "examples", "example",
      "deprecated", "readOnly", "writeOnly"}
 )  # fmt: skip
+
+
+def view_bytes(schema: Unchecked) -> int:
+    """About the bytes `schema`'s own keywords take in a view (its text, names and values;
+    what it holds counts where it is viewed)."""
+    if not is_map(schema):
+        return 8
+    size = 8
+    for key, value in schema.items():
+        size += len(key) + 4
+        if isinstance(value, str):
+            size += len(value)
+        elif isinstance(value, list):
+            size += sum(len(v) + 3 if isinstance(v, str) else 8 for v in value)
+        elif is_map(value) and key == "properties":
+            size += sum(len(name) + 4 for name in value)
+    return size

@@ -6,12 +6,15 @@ choices. A new view is one module (its `ModelTool` maker) and one row here, or o
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from toolshape.model._json import JsonObject
 from toolshape.plans._plan import Plan
 from toolshape.views._gemini import gemini_tool
+from toolshape.views._inline import inlined
 from toolshape.views._strict import openai_tool
 from toolshape.views._tool import ANTHROPIC_KEY, ModelTool
 
@@ -34,6 +37,44 @@ class View:
     """S22.1: the rule every property key must follow, at any depth, when the API has one."""
 
 
+def inline_tool(tool: ModelTool) -> ModelTool:
+    """S25.3: `tool` with every reference in its input schema inlined (its cuts read back
+    first); its `strict` kept only when every input cut is typed."""
+    parameters, read, reasons, untyped = inlined(tool.parameters)
+    definition: JsonObject = _replaced(tool.definition, tool.parameters, parameters)
+    strict = tool.strict and not untyped
+    if tool.strict and untyped:
+        reasons = (*reasons, "/: a cut inlined as any value (strict mode needs every type)")
+    function = definition.get("function")
+    if isinstance(function, dict) and "strict" in function:
+        function["strict"] = strict
+    output = tool.plan.output_schema
+    listed = inlined(output, output=True)[0] if output is not None else None
+    return dataclasses.replace(
+        tool,
+        definition=definition,
+        parameters=parameters,
+        strict=strict,
+        reasons=(*tool.reasons, *reasons),
+        inlined=read,
+        output_schema=listed,
+    )
+
+
+def _replaced(value: JsonObject, old: object, new: JsonObject) -> JsonObject:
+    """`value` with the object that is `old` (by identity) replaced by `new`, the objects
+    holding it copied."""
+    if value is old:
+        return new
+    return {k: _replaced(v, old, new) if isinstance(v, dict) else v for k, v in value.items()}
+
+
+def _mcp_tool(plan: Plan) -> ModelTool:
+    """S22.6: the MCP view: the plan's own tool (what `inline` inlines, S25.3)."""
+    tool = plan.to_mcp_tool()
+    return ModelTool(plan, "mcp", tool, False, (), tool["inputSchema"])
+
+
 def _anthropic_tool(plan: Plan) -> ModelTool:
     """S22.4: Anthropic's tool: the plan's input schema as it is."""
     schema = plan.input_schema
@@ -47,6 +88,7 @@ VIEWS: dict[str, View] = {
         View("openai", openai_tool, schema_view="openai-strict"),
         View("anthropic", _anthropic_tool, keys=ANTHROPIC_KEY),
         View("gemini", gemini_tool, schema_view="gemini"),
+        View("inline", lambda plan: inline_tool(_mcp_tool(plan)), schema_view="inline"),
     )
 }
 """Every model view, by its API's name (`register_view` adds one)."""

@@ -39,6 +39,11 @@ class ModelTool:
     """The view's input schema (what `definition` holds as parameters)."""
     reader: Read = field(default=SAME, repr=False)
     defs: Mapping[str, Read] = field(default_factory=dict, repr=False)
+    inlined: Read = field(default=SAME, repr=False)
+    """S25.3: how a value made for the inlined view reads back into the view's own shape
+    (its cuts' JSON text), before `reader`."""
+    output_schema: JsonObject | None = field(default=None, repr=False)
+    """S25.3: the output schema a server lists with this view (None: the plan's)."""
 
     def read(self, arguments: Unchecked) -> Unchecked:
         """`arguments` made in the view's shape, in the plan's own (S22.3).
@@ -48,7 +53,7 @@ class ModelTool:
                 arguments nested too deeply to read (S14.4: as `Plan.call` refuses them).
         """
         try:
-            return read_back(arguments, self.reader, self.defs)
+            return read_back(read_back(arguments, self.inlined, {}), self.reader, self.defs)
         except Unreadable as error:
             raise ArgumentError(self.plan.name, [error.issue]) from None
         except RecursionError:
