@@ -625,3 +625,70 @@ def test_a_server_lists_schemas_with_no_reference_when_asked(kw: dict[str, Any])
     result = answer(handler, "listThings", {"limit": 2}, **kw)
     assert result.is_error is False
     assert seen[0].url.query == b"limit=2"
+
+
+def listed_to(client: str, api: Api, **kw: Any) -> tuple[list[types.Tool], types.CallToolResult]:
+    """What a client that says its name is `client` is listed, and its call of the last tool
+    that needs no argument."""
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        return json_answer(b'{"method": "GET", "path": "/x"}')(request)
+
+    async def run() -> tuple[list[types.Tool], types.CallToolResult]:
+        async with (
+            httpx.AsyncClient(transport=httpx.MockTransport(handler)) as http,
+            Client(
+                build_server([api], http=http, **kw),
+                mode="legacy",
+                client_info=types.Implementation(name=client, version="1"),
+            ) as mcp,
+        ):
+            tools = list((await mcp.list_tools()).tools)
+            missing = next(t.name for t in tools if t.name.startswith("getMissing"))
+            return tools, await mcp.call_tool(missing, {})
+
+    return anyio.run(run)
+
+
+def long_named_plans() -> tuple[Plan, ...]:
+    """The echo API's plans, their names made longer than 60 characters."""
+    import dataclasses
+
+    return tuple(
+        dataclasses.replace(p, name=f"{p.name}_{'x' * 70}", diagnostics=()) for p in plans()
+    )
+
+
+def test_a_client_gets_its_profile_by_the_name_it_sends(caplog: pytest.LogCaptureFixture) -> None:
+    """S25.4: under `auto`, Cursor (`cursor-vscode`) is listed every schema with no `$ref` and
+    names of at most 60 characters (unique, each routing to its tool); an unknown client is
+    listed the plans' own; the first request of each client logs its profile."""
+    import logging
+
+    api = Api(long_named_plans(), base_url="http://api.test")
+    with caplog.at_level(logging.INFO, logger="toolshape.server"):
+        cursor, answered = listed_to("cursor-vscode", api)
+        other, _ = listed_to("some-client", api)
+    assert all(len(t.name) <= 60 for t in cursor)
+    assert len({t.name for t in cursor}) == len(cursor) == len(other)
+    assert answered.is_error is False  # the cut name routed to its tool
+    assert answered.structured_content == {"method": "GET", "path": "/x"}
+    assert all(len(t.name) > 60 for t in other)
+    dumped = json.dumps([t.model_dump(mode="json", by_alias=True) for t in cursor])
+    assert '"$ref"' not in dumped
+    lines = [r.getMessage() for r in caplog.records if r.name == "toolshape.server.clients"]
+    assert lines == [
+        "toolshape: client cursor-vscode: profile cursor",
+        "toolshape: client some-client: profile mcp",
+    ]
+
+
+def test_a_fixed_profile_and_a_name_budget_apply_to_every_client() -> None:
+    """S25.4: `client_profile` other than `auto` lists every client alike; `name_budget` cuts
+    every name (a call under a cut name routes to its tool)."""
+    api = Api(long_named_plans(), base_url="http://api.test")
+    tools, answered = listed_to("cursor-vscode", api, client_profile="mcp", name_budget=40)
+    assert all(len(t.name) <= 40 for t in tools)
+    assert answered.is_error is False
+    with pytest.raises(ValueError, match="client_profile can't be 'claude'"):
+        build_server([api], client_profile="claude")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import dataclasses
 import hashlib
 import json
 import os
@@ -716,6 +717,15 @@ def add_serve(parser: argparse.ArgumentParser) -> None:
         "--discovery", action="store_true", help="list search, describe and call tools only"
     )
     parser.add_argument(
+        "--client-profile",
+        default="auto",
+        help="how tools are listed to each client: auto (by the name it sends, the default), "
+        "mcp, inline, openai-strict, gemini, openai-agents or cursor",
+    )
+    parser.add_argument(
+        "--name-budget", type=int, default=None, help="the longest tool name given to any client"
+    )
+    parser.add_argument(
         "--log-level", choices=("debug", "info", "warning", "error"), default="info"
     )
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds per call (default 30)")
@@ -757,6 +767,7 @@ def add_serve(parser: argparse.ArgumentParser) -> None:
 #: The flags that say how to serve, not what: the only ones `--config` takes beside it.
 _HOW = (
     "transport", "host", "port", "workers", "page_size", "page_bytes", "discovery", "log_level",
+    "client_profile", "name_budget",
 )  # fmt: skip
 
 
@@ -769,7 +780,12 @@ def _serve(args: argparse.Namespace, err: Stream) -> int:
     except ModuleNotFoundError as error:
         err.write(f"toolshape: serve needs the extra: pip install 'toolshape[serve]' ({error})\n")
         return 2
+    from toolshape.server._profiles import CLIENT_PROFILES
+
     problems = _serve_flag_problems(args)
+    if args.client_profile != "auto" and args.client_profile not in CLIENT_PROFILES:
+        known = ", ".join(("auto", *CLIENT_PROFILES))
+        problems.append(f"--client-profile can't be {args.client_profile!r}; use one of {known}")
     if problems:
         err.write("".join(f"toolshape serve: {problem}\n" for problem in problems))
         return 2
@@ -779,6 +795,13 @@ def _serve(args: argparse.Namespace, err: Stream) -> int:
             settings, source = read_config(args.config), args.config
         else:
             settings, source = (_api_settings(args),), "toolshape serve"
+        if args.client_profile == "openai-agents":  # its MCP path takes portable names only
+            settings = tuple(
+                dataclasses.replace(s, options={"portable_names": True, **s.options})
+                if s.plans is None
+                else s
+                for s in settings
+            )
         run(settings, serving, source)
     except SettingsError as error:
         err.write("".join(f"toolshape: {error.source}: {p}\n" for p in error.problems))
@@ -809,7 +832,7 @@ def _serve_flag_problems(args: argparse.Namespace) -> list[str]:
         problems.append("--pass-through-auth needs --transport http (stdio carries no headers)")
     if args.transport == "stdio" and args.workers != 1:
         problems.append("--workers needs --transport http")
-    for name in ("workers", "page_size", "page_bytes", "port"):
+    for name in ("workers", "page_size", "page_bytes", "port", "name_budget"):
         value = getattr(args, name)
         if value is not None and value < (0 if name == "port" else 1):
             problems.append(f"--{name.replace('_', '-')} can't be {value}")

@@ -11,15 +11,19 @@ serving one or more `Api`s; `toolshape serve` runs it over stdio or streamable H
 """
 
 from toolshape.server._build import PAGE_BYTES, PAGE_SIZE, build_server, credential_of
+from toolshape.server._profiles import CLIENT_NAMES, CLIENT_PROFILES, ClientProfile
 from toolshape.server._upstream import MAX_DOWNLOAD_BYTES, MAX_RESPONSE_BYTES, TIMEOUT, Api
 
 __all__ = [
+    "CLIENT_NAMES",
+    "CLIENT_PROFILES",
     "MAX_DOWNLOAD_BYTES",
     "MAX_RESPONSE_BYTES",
     "PAGE_BYTES",
     "PAGE_SIZE",
     "TIMEOUT",
     "Api",
+    "ClientProfile",
     "build_server",
     "credential_of",
 ]

@@ -33,6 +33,7 @@ from toolshape.model._types import SecurityScheme
 from toolshape.model._version import __version__
 from toolshape.plans._plan import Plan
 from toolshape.plans._search import Indexed, index, query_problem, ranked
+from toolshape.server._profiles import CLIENT_PROFILES, ClientProfile, budgeted, profile_for
 from toolshape.server._upstream import Api, error_text, failure, forward
 from toolshape.views._read import SAME
 from toolshape.views._table import VIEWS, inline_tool, view_of
@@ -44,6 +45,8 @@ PAGE_BYTES = 4 * 1024 * 1024
 #: S23.2: no count limit on a page unless the server is told one (`--page-size`).
 PAGE_SIZE: int | None = None
 LOG = logging.getLogger("toolshape.server")
+#: S25.4: one line at each client's first request, naming it and its profile.
+CLIENTS = logging.getLogger("toolshape.server.clients")
 
 
 @dataclass(frozen=True)
@@ -84,8 +87,18 @@ class Catalog:
     when a client first lists it: a large API starts serving before its whole listing
     exists)."""
 
-    def __init__(self, apis: Sequence[Api], page_size: int | None, page_bytes: int) -> None:
-        self.entries = [Entry(api.tool_name(plan), api, plan) for api in apis for plan in api.plans]
+    def __init__(
+        self,
+        apis: Sequence[Api],
+        page_size: int | None,
+        page_bytes: int,
+        name_budget: int | None = None,
+    ) -> None:
+        pairs = [(api, plan) for api in apis for plan in api.plans]
+        names = budgeted([api.tool_name(plan) for api, plan in pairs], name_budget)
+        self.entries = [
+            Entry(name, api, plan) for name, (api, plan) in zip(names, pairs, strict=True)
+        ]
         self.by_name = {entry.name: entry for entry in self.entries}
         self.names = {id(entry.plan): entry.name for entry in self.entries}
         """Each plan's tool name, by the plan's identity."""
@@ -169,6 +182,8 @@ def build_server(
     page_bytes: int = PAGE_BYTES,
     discovery: bool = False,
     name: str = "toolshape",
+    client_profile: str = "auto",
+    name_budget: int | None = None,
 ) -> Server[Any]:
     """An MCP server (the `mcp` SDK's) serving every tool of `apis` (S23.1).
 
@@ -176,12 +191,41 @@ def build_server(
     no redirects followed, no timeout but each API's own). A `tools/list` page holds whole
     tools up to `page_bytes` of them serialized and at most `page_size` (S25.2); with
     `discovery`, the server lists `search_operations`, `describe_operation` and
-    `call_operation` instead of one tool per operation (S23.7).
+    `call_operation` instead of one tool per operation (S23.7). `client_profile` is how tools
+    are listed to each client (S25.4: `auto` chooses by the client's name among
+    `CLIENT_PROFILES`); `name_budget` caps every tool name's length.
 
     Raises:
-        ValueError: two tools would have one name, or `page_size` or `page_bytes` is below 1.
+        ValueError: two tools would have one name, `page_size` or `page_bytes` is below 1, or
+            `client_profile` is neither `auto` nor a profile.
     """
-    catalog = Catalog(apis, page_size, page_bytes)
+    if client_profile != "auto" and client_profile not in CLIENT_PROFILES:
+        known = ", ".join(("auto", *CLIENT_PROFILES))
+        raise ValueError(f"client_profile can't be {client_profile!r}; use one of {known}")
+    catalogs: dict[str, Catalog] = {}
+    seen: set[str] = set()
+
+    def catalog_of(profile: ClientProfile) -> Catalog:
+        """The tools as `profile` lists them, made when a client of it first asks."""
+        found = catalogs.get(profile.name)
+        if found is None:
+            budget = min(filter(None, (profile.name_budget, name_budget)), default=None)
+            found = catalogs[profile.name] = Catalog(
+                [profile.api(api) for api in apis], page_size, page_bytes, budget
+            )
+        return found
+
+    catalog = catalog_of(profile_for(None, client_profile))  # checked now: names, sizes
+
+    def client_catalog(ctx: ServerRequestContext[Any]) -> Catalog:
+        """S25.4: the catalog of the client `ctx` comes from (its profile logged once)."""
+        params = ctx.session.client_params
+        client = params.client_info.name if params is not None else None
+        profile = profile_for(client, client_profile)
+        if (client or "") not in seen:
+            seen.add(client or "")
+            CLIENTS.info("toolshape: client %s: profile %s", client or "(unnamed)", profile.name)
+        return catalog_of(profile)
 
     @asynccontextmanager
     async def lifespan(_: Server[Any]) -> AsyncIterator[dict[str, Any]]:
@@ -196,7 +240,7 @@ def build_server(
     ) -> types.ListToolsResult:
         if discovery:
             return types.ListToolsResult(tools=DISCOVERY_TOOLS)
-        return catalog.page(params.cursor if params is not None else None)
+        return client_catalog(ctx).page(params.cursor if params is not None else None)
 
     async def on_call_tool(
         ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
@@ -205,7 +249,7 @@ def build_server(
         if discovery:
             answer = await _discover(ctx, catalog, params.name, arguments)
         else:
-            entry = catalog.by_name.get(params.name)
+            entry = client_catalog(ctx).by_name.get(params.name)
             if entry is None:
                 raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {params.name}")
             answer = await call(ctx, entry, arguments)
@@ -215,8 +259,11 @@ def build_server(
         """S27.9: one tool's input schema, so the SDK never runs `tools/list` to find it."""
         if discovery:
             return next((t.input_schema for t in DISCOVERY_TOOLS if t.name == tool), None)
-        entry = catalog.by_name.get(tool)
-        return None if entry is None else entry.input_schema
+        for known in catalogs.values():  # no client known here: the first catalog naming it
+            entry = known.by_name.get(tool)
+            if entry is not None:
+                return entry.input_schema
+        return None
 
     return Server(
         name,

@@ -42,6 +42,10 @@ class Serving:
     page_bytes: int = PAGE_BYTES
     discovery: bool = False
     log_level: str = "info"
+    client_profile: str = "auto"
+    """S25.4: how tools are listed to each client (`auto`: by the name it sends)."""
+    name_budget: int | None = None
+    """S25.4: the longest tool name any client is given."""
 
 
 def run(settings: Sequence[ApiSettings], serving: Serving, source: str) -> None:
@@ -128,6 +132,8 @@ def _server(apis: Sequence[Api], serving: Serving) -> Server[Any]:
         page_size=serving.page_size,
         page_bytes=serving.page_bytes,
         discovery=serving.discovery,
+        client_profile=serving.client_profile,
+        name_budget=serving.name_budget,
     )
 
 
