@@ -1007,3 +1007,53 @@ def test_the_typescript_client_accepts_an_argument_error_of_a_tool_with_an_outpu
     assert result["content"][0]["text"].startswith(
         "Invalid arguments for tool 'code-scanning_list-alerts-for-repo': repo: 5 is not of type"
     )
+
+
+@pytest.mark.integration
+@pytest.mark.corpus
+@pytest.mark.parametrize("document", ["github.json", "stripe.json", "kubernetes-core-v1.json"])
+def test_the_openai_agents_sdk_keeps_every_strict_tool_strict(document: str) -> None:
+    """S25.3, S25.4: the OpenAI Agents SDK over MCP with `convert_schemas_to_strict=True`,
+    against `toolshape serve --client-profile openai-agents`: every tool toolshape marks
+    strict stays strict and unchanged (its MCP path refused any `$ref`: 19 GitHub and 74
+    Kubernetes strict tools were lost)."""
+    from agents.mcp import MCPServerStdio, MCPUtil
+
+    from toolshape import model_tool
+
+    path = corpus_path(document)
+    options = Options.preset(on_collision="rename", on_unflattenable="nested", portable_names=True)
+    planned = plan_document(
+        json.loads(path.read_text(encoding="utf-8")), style="flat", options=options
+    )
+    strict = {p.name for p in planned.tools if model_tool(p, "openai", inline_refs=True).strict}
+    assert len(strict) > 50
+
+    async def run() -> list[tuple[str, bool, bool]]:
+        command = serve_command(
+            str(path), "--base-url", "http://127.0.0.1:9", "--client-profile", "openai-agents"
+        )
+        server = MCPServerStdio(
+            params={"command": command[0], "args": command[1:]},
+            client_session_timeout_seconds=120,
+        )
+        async with server:
+            tools = await server.list_tools()
+            out = []
+            for tool in tools:
+                made = MCPUtil.to_function_tool(tool, server, convert_schemas_to_strict=True)
+                out.append(
+                    (
+                        tool.name,
+                        made.strict_json_schema,
+                        made.params_json_schema == tool.input_schema,
+                    )
+                )
+            return out
+
+    converted = anyio.run(run)
+    assert {name for name, _, _ in converted} >= strict
+    lost = [
+        name for name, is_strict, same in converted if name in strict and not (is_strict and same)
+    ]
+    assert lost == []
