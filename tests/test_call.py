@@ -638,7 +638,6 @@ JSON_TEXT_ROWS: list[tuple[str, dict[str, Any], Any, tuple[str, ...]]] = [
     ("an object as its text", {"filter": '{"q": "x"}'}, {"filter": {"q": "x"}}, ("filter",)),
     ("an array as its text", {"ids": "[1, 2]"}, {"ids": [1, 2]}, ("ids",)),
     ("a union of object and null", {"either": "{}"}, {"either": {}}, ("either",)),
-    ("a number as its text", {"count": "3"}, {"count": 3}, ("count",)),
     (
         "deeper in the call",
         {"deep": {"inner": "[true]"}},
@@ -672,12 +671,13 @@ def test_json_text_is_read_where_the_schema_takes_no_text(
 
 @pytest.mark.parametrize(
     "arguments",
-    [{"filter": "[1]"}, {"filter": "{not json"}, {"ids": '"text"'}, {"count": "1.5"}],
-    ids=["another kind", "not JSON", "JSON text of text", "a number of another kind"],
+    [{"filter": "[1]"}, {"filter": "{not json"}, {"ids": '"text"'}, {"count": "3"}],
+    ids=["another kind", "not JSON", "JSON text of text", "a number stays text"],
 )
 def test_json_text_of_a_kind_not_admitted_is_still_refused(arguments: dict[str, Any]) -> None:
-    """S25.5: text that is not JSON, or spells a kind the schema does not admit there, is
-    refused as it was given (never looser than the document)."""
+    """S25.5: text that is not JSON, spells a kind the schema does not admit there, or spells
+    a number (`"3"` is not an integer, as the JSON-Schema-Test-Suite holds), is refused as it
+    was given (never looser than the document)."""
     (plan,) = plan_operation(
         make_document(JSON_TEXT_BODY), "/stores/{storeId}/search", "post", style="flat"
     )

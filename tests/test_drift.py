@@ -22,7 +22,7 @@ from hypothesis import find, settings
 from hypothesis.strategies import from_regex
 from jsonschema import Draft202012Validator
 
-from tests.conftest import corpus_document, corpus_documents, corpus_plans
+from tests.conftest import corpus_document, corpus_documents
 from toolshape import Options, Plan, plan_document
 from toolshape.model._pointers import escape
 from toolshape.schema._regex import Node, parse
@@ -226,7 +226,9 @@ def pairs(path: Path) -> list[tuple[Plan, Plan, dict[str, Any]]]:
     """Each tool with an output schema: its exact plan, its shape plan, its exact schema."""
     document = corpus_document(path)
     exact = plan_document(document, options=Options.preset(output_schemas="exact"))
-    shape = {p.name: p for p in corpus_plans(path, "nested").tools}
+    # S16.7's view itself, whole: the output-schema budget (S25.1) cuts it shallower by design
+    whole = Options.preset(output_schema_budget=None)
+    shape = {p.name: p for p in plan_document(document, options=whole).tools}
     schemas = ((p, p.output_schema) for p in exact.tools)
     return [(p, shape[p.name], schema) for p, schema in schemas if schema is not None]
 

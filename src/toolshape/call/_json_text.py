@@ -1,6 +1,8 @@
 """S25.5: JSON text where a value is declared. Models often send an object or an array as its
-JSON text; where the schema admits no string, such text is read as the JSON it spells when
-that JSON is of a kind the schema admits there. A string the schema admits is never read."""
+JSON text; where the schema admits no string, such text is read as the object or array it
+spells when that is of a kind the schema admits there. A string the schema admits is never
+read, and text spelling a number, a boolean or null stays text (refused): "1" is not an
+integer, as the JSON-Schema-Test-Suite holds."""
 
 from __future__ import annotations
 
@@ -10,9 +12,6 @@ from typing import Any
 
 from toolshape.model._json import Unchecked, thaw
 from toolshape.schema._validate import Judge
-
-#: The JSON Schema types each JSON kind of a parsed value satisfies.
-_KINDS = {dict: ("object",), list: ("array",), bool: ("boolean",), type(None): ("null",)}
 
 
 def json_text_read(judge: Judge, arguments: Unchecked) -> tuple[Unchecked, tuple[str, ...]] | None:
@@ -73,17 +72,7 @@ def _types(value: Unchecked) -> tuple[str, ...]:
 
 
 def _admitted(value: Unchecked, allowed: tuple[str, ...]) -> bool:
-    """Whether a parsed value's kind is one of the JSON Schema types `allowed` (text never:
-    it is what was refused)."""
-    if isinstance(value, str):
-        return False
-    kinds: tuple[str, ...]
-    if isinstance(value, bool) or value is None or isinstance(value, (dict, list)):
-        kinds = _KINDS[type(value)]
-    elif isinstance(value, int):
-        kinds = ("integer", "number")
-    elif isinstance(value, float):
-        kinds = ("number", "integer") if value.is_integer() else ("number",)
-    else:
-        return False
-    return any(kind in allowed for kind in kinds)
+    """Whether a parsed value is an object or an array of a type in `allowed`."""
+    return (isinstance(value, dict) and "object" in allowed) or (
+        isinstance(value, list) and "array" in allowed
+    )
