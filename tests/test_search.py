@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 from toolshape import dump_plans, load_plans, plan_document, search
 
 DOCUMENT: dict[str, Any] = {
@@ -36,7 +38,7 @@ def names(query: str, limit: int = 10) -> list[str]:
 
 def test_the_name_counts_most_then_title_tags_path_description() -> None:
     assert names("pets") == ["listPets", "createPet", "getOwnerInvoices"]
-    assert names("invoice") == ["getOwnerInvoices"]  # a prefix of `invoices`
+    assert names("invoice") == ["getOwnerInvoices"]  # the singular of `invoices`
     assert names("billing refunds") == ["getOwnerInvoices"]
     assert names("list") == ["listPets", "listStores"]
 
@@ -69,3 +71,44 @@ def test_the_first_server_url_is_recorded_with_its_defaults() -> None:
     assert plan_document({"openapi": "3.1.0", "paths": {}}).server_url is None
     swagger = {"swagger": "2.0", "host": "shop.example", "basePath": "/api", "paths": {}}
     assert plan_document(swagger).server_url == "https://shop.example"
+
+
+SYNONYM_DOCUMENT: dict[str, Any] = {
+    "openapi": "3.1.0",
+    "paths": {
+        "/contacts/{id}": {
+            "parameters": [{"name": "id", "in": "path", "required": True, "schema": {}}],
+            "delete": {"operationId": "contacts_remove", "summary": "Remove a contact"},
+            "patch": {"operationId": "contacts_modify", "summary": "Modify a contact"},
+            "get": {"operationId": "contacts_fetch", "summary": "Fetch a contact"},
+        },
+        "/contacts": {
+            "post": {"operationId": "contacts_new", "summary": "New contact"},
+            "get": {"operationId": "contacts_all", "summary": "All contacts"},
+        },
+        "/companies": {"get": {"operationId": "companies_all", "summary": "All companies"}},
+    },
+}
+
+
+@pytest.mark.parametrize(
+    ("query", "first"),
+    [
+        ("delete contact", "contacts_remove"),
+        ("update contacts", "contacts_modify"),
+        ("edit a contact", "contacts_modify"),
+        ("get contact", "contacts_fetch"),
+        ("retrieve contact", "contacts_fetch"),
+        ("create contact", "contacts_new"),
+        ("add contacts", "contacts_new"),
+        ("list contacts", "contacts_all"),
+        ("search companies", "companies_all"),
+        ("company", "companies_all"),
+    ],
+)
+def test_synonyms_and_plurals_find_the_tool(query: str, first: str) -> None:
+    """S27.7: BM25 over the tools' words, singular and plural alike, with the synonym table
+    (delete/remove, create/add/new, update/modify/edit, list/all/search, get/fetch/retrieve):
+    "delete contact" finds `contacts_remove` first (it found nothing)."""
+    tools = plan_document(SYNONYM_DOCUMENT).tools
+    assert search(tools, query)[0].name == first

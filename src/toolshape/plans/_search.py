@@ -1,11 +1,16 @@
-"""S23.7: finding the tools of a large API by words — what `toolshape serve --discovery`'s
-`search_operations` answers with, as a pure function of the plans.
+"""S23.7, S27.7: finding the tools of a large API by words — what `toolshape serve
+--discovery`'s `search_operations` answers with, as a pure function of the plans.
+
+BM25 over each tool's words (its name, title, tags, path and description, weighted in that
+order), a word's singular and plural alike and a few verbs by their usual synonyms
+(`delete contact` finds `contacts_remove`).
 """
 
 from __future__ import annotations
 
+import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from toolshape.plans._plan import Plan
@@ -17,23 +22,43 @@ _WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 #: S27.7: the longest query a search takes (a longer one is an argument error: the cost of a
 #: search grows with its words).
 MAX_QUERY_WORDS, MAX_QUERY_CHARS = 64, 1024
-#: A query word this long or longer also matches the words it begins (counting half).
-_PREFIX = 3
+#: S27.7: words that mean one thing to a caller, each read as the first of its row.
+SYNONYMS: tuple[tuple[str, ...], ...] = (
+    ("delete", "remove"),
+    ("create", "add", "new"),
+    ("update", "modify", "edit"),
+    ("list", "all", "search"),
+    ("get", "fetch", "retrieve"),
+)
+_CANONICAL = {word: row[0] for row in SYNONYMS for word in row}
+#: BM25's saturation and length normalization (its usual values).
+_K1, _B = 1.2, 0.75
 
 
-def words(text: str) -> set[str]:
-    """The lower-case words of `text`, camelCase, snake_case and paths split
-    (`listPetsByOwner` → list, pets, by, owner)."""
-    return {w.lower() for w in _WORD.findall(text)}
+def words(text: str) -> list[str]:
+    """The words of `text`, lower case, each singular and its synonyms' first
+    (`listPetsByOwner` → list, pet, by, owner; `removeContacts` → delete, contact)."""
+    return [_term(w.lower()) for w in _WORD.findall(text)]
+
+
+def _term(word: str) -> str:
+    """A word as a search compares it: singular (the common English plurals), and the first
+    of its synonyms."""
+    if len(word) > 4 and word.endswith("ies"):
+        word = word[:-3] + "y"
+    elif len(word) > 4 and word.endswith(("sses", "xes", "ches", "shes")):
+        word = word[:-2]
+    elif len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    return _CANONICAL.get(word, word)
 
 
 def search(plans: Iterable[Plan], query: str, limit: int = 10) -> list[Plan]:
-    """S23.7: the plans that best match the words of `query`, best first (at most `limit`).
-
-    A query word found in a tool's name counts most, then its title, its tags, its path and
-    its description; a word that only begins one of them counts half. Tools no query word
-    matches are left out; ties keep the plans' order. (`ranked(index(plans), ...)`: a server
-    that searches the same plans again keeps the index.)
+    """S23.7, S27.7: the plans that best match the words of `query`, best first (at most
+    `limit`): BM25 over each tool's words, a word in its name counting most, then its title,
+    its tags, its path and its description. Tools no query word matches are left out; ties
+    keep the plans' order. (`ranked(index(plans), ...)`: a server that searches the same plans
+    again keeps the index.)
 
     Raises:
         ValueError: a query of more than 64 words or 1,024 characters (S27.7).
@@ -53,30 +78,44 @@ def query_problem(query: str) -> str | None:
 
 @dataclass(frozen=True, slots=True)
 class Indexed:
-    """One plan and the words of each field a search weighs (in `_WEIGHTS` order), with every
-    beginning of them a query word may be (so a search costs its words, not the index's)."""
+    """One plan and its words: each word's weighted count (its fields' weights summed), and
+    the weighted length of all of them."""
 
     plan: Plan
-    fields: tuple[frozenset[str], ...]
-    beginnings: tuple[frozenset[str], ...]
+    counts: Mapping[str, float]
+    length: float
 
 
-def index(plans: Iterable[Plan]) -> tuple[Indexed, ...]:
+@dataclass(frozen=True, slots=True)
+class Index:
+    """Every plan's words, and what BM25 needs of all of them: how many plans have each word,
+    and the plans' average weighted length."""
+
+    tools: tuple[Indexed, ...]
+    having: Mapping[str, int]
+    average: float
+
+
+def index(plans: Iterable[Plan]) -> Index:
     """The words of every plan's name, title, tags, path and description, read once."""
-    out = []
+    tools = []
+    having: dict[str, int] = {}
     for plan in plans:
         texts = (plan.name, plan.title or "", " ".join(plan.tags), plan.path, plan.description)
-        fields = tuple(frozenset(words(text)) for text in texts)
-        out.append(Indexed(plan, fields, tuple(_beginnings(field) for field in fields)))
-    return tuple(out)
+        counts: dict[str, float] = {}
+        length = 0.0
+        for weight, text in zip(_WEIGHTS, texts, strict=True):
+            for word in words(text):
+                counts[word] = counts.get(word, 0.0) + weight
+                length += weight
+        for word in counts:
+            having[word] = having.get(word, 0) + 1
+        tools.append(Indexed(plan, counts, length))
+    average = sum(t.length for t in tools) / len(tools) if tools else 1.0
+    return Index(tuple(tools), having, average or 1.0)
 
 
-def _beginnings(present: frozenset[str]) -> frozenset[str]:
-    """Every beginning of `present`'s words that a query word can be, the words excluded."""
-    return frozenset(word[:end] for word in present for end in range(_PREFIX, len(word))) - present
-
-
-def ranked(indexed: Iterable[Indexed], query: str, limit: int = 10) -> list[Plan]:
+def ranked(indexed: Index, query: str, limit: int = 10) -> list[Plan]:
     """`search` over plans already indexed.
 
     Raises:
@@ -85,22 +124,29 @@ def ranked(indexed: Iterable[Indexed], query: str, limit: int = 10) -> list[Plan
     problem = query_problem(query)
     if problem is not None:
         raise ValueError(problem)
-    wanted = words(query)
+    wanted = set(words(query))
     if not wanted or limit < 1:
         return []
+    total = len(indexed.tools)
+    idf = {
+        word: math.log(1 + (total - n + 0.5) / (n + 0.5))
+        for word in wanted
+        if (n := indexed.having.get(word, 0))
+    }
     scored = [
         (score, i, entry.plan)
-        for i, entry in enumerate(indexed)
-        if (score := _score(entry, wanted))
+        for i, entry in enumerate(indexed.tools)
+        if (score := _score(entry, idf, indexed.average))
     ]
     scored.sort(key=lambda item: (-item[0], item[1]))
     return [plan for _, _, plan in scored[:limit]]
 
 
-def _score(entry: Indexed, wanted: set[str]) -> float:
-    """Each query word found whole in a field counts that field's weight, one that begins a
-    word of it half."""
+def _score(entry: Indexed, idf: Mapping[str, float], average: float) -> float:
+    """BM25 of one tool for the query words found anywhere (`idf`, their rarity)."""
+    norm = _K1 * (1 - _B + _B * entry.length / average)
     return sum(
-        weight * (len(wanted & whole) + 0.5 * len(wanted & begun))
-        for weight, whole, begun in zip(_WEIGHTS, entry.fields, entry.beginnings, strict=True)
+        weight * tf * (_K1 + 1) / (tf + norm)
+        for word, weight in idf.items()
+        if (tf := entry.counts.get(word, 0.0))
     )

@@ -32,7 +32,7 @@ from toolshape.model._errors import ArgumentError, CredentialError, EncodeError
 from toolshape.model._types import SecurityScheme
 from toolshape.model._version import __version__
 from toolshape.plans._plan import Plan
-from toolshape.plans._search import Indexed, index, query_problem, ranked
+from toolshape.plans._search import Index, index, query_problem, ranked
 from toolshape.server._profiles import CLIENT_PROFILES, ClientProfile, budgeted, profile_for
 from toolshape.server._upstream import Api, error_text, failure, forward
 from toolshape.views._read import SAME
@@ -115,7 +115,7 @@ class Catalog:
         self.page_bytes = page_bytes
 
     @functools.cached_property
-    def words(self) -> tuple[Indexed, ...]:
+    def words(self) -> Index:
         """What `search_operations` ranks: every plan's words, read on the first search."""
         return index(entry.plan for entry in self.entries)
 
