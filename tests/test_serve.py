@@ -1057,3 +1057,25 @@ def test_the_openai_agents_sdk_keeps_every_strict_tool_strict(document: str) -> 
         name for name, is_strict, same in converted if name in strict and not (is_strict and same)
     ]
     assert lost == []
+
+
+@pytest.mark.integration
+def test_start_up_says_what_is_served_and_healthz_answers(tmp_path: Path) -> None:
+    """S27.1, S27.6: on start `toolshape serve` prints what it serves and where (over stdio,
+    or the HTTP URL); over HTTP, `GET /healthz` answers 200 once the plans are loaded."""
+    import toolshape
+
+    spec = write_document(tmp_path, "http://127.0.0.1:9")
+    done = subprocess.run(
+        serve_command(str(spec)), input=b"", capture_output=True, timeout=60, check=False
+    )
+    first = done.stderr.decode().splitlines()[0]
+    assert first == f"toolshape serve {toolshape.__version__}: 10 tools of 127.0.0.1:9 over stdio"
+    log = tmp_path / "serve.log"
+    with http_server(str(spec), "--name", "echo", log=log) as url:
+        health = httpx2.get(url.removesuffix("/mcp") + "/healthz", timeout=10)
+    assert health.status_code == 200
+    port = url.split(":")[2].split("/")[0]
+    assert log.read_text(encoding="utf-8").splitlines()[0] == (
+        f"toolshape serve {toolshape.__version__}: 10 tools of echo at http://127.0.0.1:{port}/mcp"
+    )

@@ -726,7 +726,11 @@ def add_serve(parser: argparse.ArgumentParser) -> None:
         "--name-budget", type=int, default=None, help="the longest tool name given to any client"
     )
     parser.add_argument(
-        "--log-level", choices=("debug", "info", "warning", "error"), default="info"
+        "--log-level",
+        choices=("debug", "info", "warning", "error"),
+        default="info",
+        help="stderr: info logs one line per call (tool, status, ms) and each client's profile; "
+        "warning only problems (default info)",
     )
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds per call (default 30)")
     parser.add_argument(

@@ -18,6 +18,7 @@ from mcp.server import Server
 from mcp.server.stdio import stdio_server
 from starlette.applications import Starlette
 
+from toolshape.model._version import __version__
 from toolshape.server._build import PAGE_BYTES, PAGE_SIZE, build_server
 from toolshape.server._prepare import prepare
 from toolshape.server._settings import ApiSettings
@@ -58,6 +59,7 @@ def run(settings: Sequence[ApiSettings], serving: Serving, source: str) -> None:
     """
     configure_logging(serving.log_level)
     apis = prepare(settings, source, os.environ, _report)
+    _report(serving_line(apis, serving), prefix=False)
     if serving.transport == "stdio":
         anyio.run(_stdio, _server(apis, serving))
         return
@@ -120,10 +122,32 @@ def worker_app() -> Starlette:
 
 
 def http_app(server: Server[Any], serving: Serving) -> Starlette:
-    """MCP streamable HTTP at `/mcp`, stateless, answering with JSON."""
-    return server.streamable_http_app(
+    """MCP streamable HTTP at `/mcp`, stateless, answering with JSON; `GET /healthz` answers
+    200 (S27.6: the plans are loaded before the app exists)."""
+    from starlette.requests import Request
+    from starlette.responses import PlainTextResponse
+    from starlette.routing import Route
+
+    app = server.streamable_http_app(
         streamable_http_path="/mcp", stateless_http=True, json_response=True, host=serving.host
     )
+
+    async def healthz(request: Request) -> PlainTextResponse:
+        return PlainTextResponse("ok\n")
+
+    app.router.routes.append(Route("/healthz", healthz, methods=["GET"]))
+    return app
+
+
+def serving_line(apis: Sequence[Api], serving: Serving) -> str:
+    """S27.1: what the server serves and where, in one line for stderr."""
+    served = ", ".join(f"{len(api.plans)} tools of {api.label}" for api in apis) or "no tools"
+    where = (
+        "over stdio"
+        if serving.transport == "stdio"
+        else f"at http://{serving.host}:{serving.port}/mcp"
+    )
+    return f"toolshape serve {__version__}: {served} {where}"
 
 
 def _server(apis: Sequence[Api], serving: Serving) -> Server[Any]:
@@ -152,5 +176,5 @@ def configure_logging(level: str) -> None:
     log.propagate = False
 
 
-def _report(line: str) -> None:
-    print(f"toolshape: {line}", file=sys.stderr)
+def _report(line: str, *, prefix: bool = True) -> None:
+    print(f"toolshape: {line}" if prefix else line, file=sys.stderr, flush=True)
