@@ -162,8 +162,8 @@ def test_every_option_is_a_flag_with_its_default_on_every_command() -> None:
                 other = getattr(legacy, option.name)
                 other_shown = str(other).lower() if isinstance(other, bool) else str(other)
                 assert f"default: {shown} ({other_shown})" in text, (label, option.name)
-        defaults = {a.dest: a.default for a in parser._actions if isinstance(a, argparse.Action)}
-        assert defaults["style"] == ("flat" if label == "serve" else "nested"), label
+        default = "flat" if label == "serve" else "nested"
+        assert f"toolInputStyle (default: {default})" in " ".join(text.split()), label
 
 
 def test_serves_switches_reach_its_options_over_its_preset() -> None:
@@ -372,3 +372,34 @@ def test_the_version_is_printed(capsys: pytest.CaptureFixture[str]) -> None:
         main(["--version"])
     assert done.value.code == 0
     assert capsys.readouterr().out == f"toolshape {toolshape.__version__}\n"
+
+
+def test_a_plans_file_is_planned_as_serve_plans_unless_a_planning_flag_is_given(
+    tmp_path: Path,
+) -> None:
+    """S27.2: `toolshape plan --out` writes what `toolshape serve` would plan (flat,
+    collisions renamed, unflattenable bodies nested) unless a planning flag is given, so a
+    call that works against the document works against its plans file; `serve --plans`
+    refuses every planning flag alike, `--style flat` too, naming them in one message."""
+    from toolshape import load_plans
+
+    out = tmp_path / "plans.json"
+    assert main(["plan", "--out", str(out)], io.StringIO(), io.StringIO()) == 0
+    served = load_plans(out.read_text(encoding="utf-8"))
+    assert served.style == "flat"
+    assert "flat" in {p.style for p in served.tools}
+    assert served.options.on_collision == "rename"
+    assert served.options.on_unflattenable == "nested"
+    assert main(["plan", "--out", str(out), "--style", "nested"], io.StringIO(), io.StringIO()) == 0
+    assert load_plans(out.read_text(encoding="utf-8")).style == "nested"
+    err = io.StringIO()
+    code = main(
+        ["serve", "--plans", str(out), "--style", "flat", "--on-collision", "error"],
+        io.StringIO(),
+        err,
+    )
+    assert code == 2
+    assert err.getvalue() == (
+        "toolshape serve: --style, --on-collision: a plans file is served as it was planned "
+        "(plan it again with these flags: toolshape plan SPEC ... --out FILE)\n"
+    )

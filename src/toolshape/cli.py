@@ -27,7 +27,14 @@ from toolshape.model._errors import (
     SettingsError,
     ViewError,
 )
-from toolshape.model._options import PROFILES, Options, fixes, option_kinds
+from toolshape.model._options import (
+    PROFILES,
+    SERVE_PRESET,
+    SERVE_STYLE,
+    Options,
+    fixes,
+    option_kinds,
+)
 from toolshape.model._types import Json, JsonObject, Request, Unchecked
 from toolshape.model._version import __version__
 from toolshape.planner._api import plan_document
@@ -300,14 +307,28 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def add_style(parser: argparse.ArgumentParser, default: str = "nested") -> None:
-    """`--style`, the server-wide `toolInputStyle` (S2): `nested` by default (`serve`: flat,
-    S23.2)."""
+    """`--style`, the server-wide `toolInputStyle` (S2): `nested` by default (`serve`, and
+    `plan --out` without planning flags: flat, S23.2, S27.2); None when not given."""
     parser.add_argument(
         "--style",
-        default=default,
+        default=None,
         choices=("flat", "nested"),
         help=f"the server-wide toolInputStyle (default: {default})",
     )
+
+
+def planning_flags(args: argparse.Namespace) -> list[str]:
+    """S27.2: the planning flags given (style, profile, switches, selection, fixed arguments,
+    operations file), as they are spelled."""
+    planning = argparse.ArgumentParser(add_help=False)
+    for add in (add_style, add_options, add_select, add_fixed, add_operations):
+        add(planning)
+    defaults = vars(planning.parse_args([]))
+    return [
+        "--" + name.replace("_", "-")
+        for name, default in defaults.items()
+        if getattr(args, name, default) != default
+    ]
 
 
 def add_select(parser: argparse.ArgumentParser) -> None:
@@ -506,13 +527,14 @@ def _run(args: argparse.Namespace, out: Stream, err: Stream) -> int:
         return _call(args, out, err)
     if args.command == "serve":
         return _serve(args, err)
+    served = args.out is not None and not planning_flags(args)  # S27.2: what serve plans
     try:
         document, source, digest = read_document(args.spec)
         result = plan_document(
             document,
-            style=args.style,
+            style=SERVE_STYLE if served else args.style or "nested",
             source=args.source or source,
-            options=options_from(args),
+            options=Options.preset(args.profile, **SERVE_PRESET) if served else options_from(args),
             fixed=_fixed(args),
             select=select_from(args),
             **operations_from(args.operations, document),
@@ -570,7 +592,7 @@ def _call(args: argparse.Namespace, out: Stream, err: Stream) -> int:
     try:
         result = plan_document(
             document,
-            style=args.style,
+            style=args.style or "nested",
             source=source,
             options=options_from(args),
             fixed=_fixed(args),
@@ -832,6 +854,12 @@ def _serve_flag_problems(args: argparse.Namespace) -> list[str]:
         if other:
             shown = ", ".join("--" + name.replace("_", "-") for name in other)
             problems.append(f"{shown}: with --config, each API's settings are in the file")
+    flags = planning_flags(args) if args.plans is not None else []
+    if flags:  # S27.2: every planning flag alike
+        problems.append(
+            f"{', '.join(flags)}: a plans file is served as it was planned (plan it again "
+            "with these flags: toolshape plan SPEC ... --out FILE)"
+        )
     if args.transport == "stdio" and args.pass_through_auth is not None:
         problems.append("--pass-through-auth needs --transport http (stdio carries no headers)")
     if args.transport == "stdio" and args.workers != 1:
@@ -890,7 +918,7 @@ def _api_settings(args: argparse.Namespace) -> Any:
         document=args.spec,
         plans=args.plans,
         base_url=args.base_url,
-        style=args.style,
+        style=args.style or SERVE_STYLE,
         profile=args.profile,
         options=option_overrides(args),
         select=select,

@@ -17,7 +17,7 @@ from typing import Any
 from toolshape._load import load_settings
 from toolshape.model._errors import SettingsError
 from toolshape.model._json import json_problem, json_text
-from toolshape.model._options import PROFILES, Options, option_kinds
+from toolshape.model._options import PROFILES, SERVE_PRESET, SERVE_STYLE, Options, option_kinds
 from toolshape.read._select import Select
 from toolshape.server._upstream import (
     MAX_DOWNLOAD_BYTES,
@@ -27,10 +27,6 @@ from toolshape.server._upstream import (
     SchemaView,
 )
 from toolshape.views._table import schema_views
-
-#: S23.2: `serve`'s own defaults over the profile's: every operation a tool, each exact.
-SERVE_PRESET: Mapping[str, object] = {"on_collision": "rename", "on_unflattenable": "nested"}
-SERVE_STYLE = "flat"
 
 
 @dataclass(frozen=True, slots=True)
