@@ -1079,3 +1079,25 @@ def test_start_up_says_what_is_served_and_healthz_answers(tmp_path: Path) -> Non
     assert log.read_text(encoding="utf-8").splitlines()[0] == (
         f"toolshape serve {toolshape.__version__}: 10 tools of echo at http://127.0.0.1:{port}/mcp"
     )
+
+
+def test_missing_credentials_are_named_at_start(tmp_path: Path) -> None:
+    """S27.3: a security scheme that served operations require and that nothing provides is
+    named at start with how many tools will call without it; a credential or pass-through
+    for it says nothing."""
+    from toolshape.server._prepare import prepare
+    from toolshape.server._settings import ApiSettings
+
+    spec = str(write_document(tmp_path, "http://127.0.0.1:9"))
+    lines: list[str] = []
+    prepare([ApiSettings(document=spec, name="echo")], "toolshape serve", {}, lines.append)
+    assert lines == [
+        "echo: warning: calls to 1 tool will go without bearerAuth (give --credential "
+        "bearerAuth=env:VAR, or a credentials entry)"
+    ]
+    lines.clear()
+    given = ApiSettings(document=spec, credentials={"bearerAuth": "env:TOKEN"})
+    prepare([given], "toolshape serve", {"TOKEN": "t"}, lines.append)
+    passed = ApiSettings(document=spec, pass_through_auth="bearerAuth")
+    prepare([passed], "toolshape serve", {}, lines.append)
+    assert lines == []

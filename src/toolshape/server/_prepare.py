@@ -19,7 +19,7 @@ from toolshape.model._http import HTTP_TOKEN, header_problem
 from toolshape.model._names import MCP_TOOL
 from toolshape.planner._api import plan_document
 from toolshape.plans._file import load_plans
-from toolshape.plans._plan import PlanResult
+from toolshape.plans._plan import Plan, PlanResult
 from toolshape.read._select import Select
 from toolshape.server._build import duplicates
 from toolshape.server._settings import ApiSettings
@@ -97,6 +97,9 @@ def _api(
     problems.extend(_limit_problems(settings))
     if len(problems) > before or base_url is None:
         return None
+    provided = {*credentials, *([settings.pass_through_auth] if settings.pass_through_auth else [])}
+    for line in missing_credentials(result.tools, provided):
+        report(f"{settings.name + ': ' if settings.name else ''}{line}")
     return Api(
         plans=result.tools,
         base_url=base_url,
@@ -245,6 +248,25 @@ def _credentials(
         else:
             out[scheme] = environ[source[4:]]
     return out
+
+
+def missing_credentials(plans: Sequence[Plan], provided: set[str]) -> list[str]:
+    """S27.3: a warning per security scheme that served operations require and that nothing
+    provides ("calls to 12 tools will go without bearerAuth"): a tool requires a scheme when
+    no security alternative of it is empty or provided whole."""
+    without: dict[str, int] = {}
+    for plan in plans:
+        alternatives = [{scheme.name for scheme in alternative} for alternative in plan.security]
+        if any(alternative <= provided for alternative in alternatives):
+            continue
+        for name in dict.fromkeys(n for alternative in alternatives for n in sorted(alternative)):
+            if name not in provided:
+                without[name] = without.get(name, 0) + 1
+    return [
+        f"warning: calls to {count} tool{'s' if count != 1 else ''} will go without {name} "
+        f"(give --credential {name}=env:VAR, or a credentials entry)"
+        for name, count in without.items()
+    ]
 
 
 def _limit_problems(settings: ApiSettings) -> list[str]:
