@@ -692,3 +692,64 @@ def test_a_fixed_profile_and_a_name_budget_apply_to_every_client() -> None:
     assert answered.is_error is False
     with pytest.raises(ValueError, match="client_profile can't be 'claude'"):
         build_server([api], client_profile="claude")
+
+
+def statuses(*answers: int | str, retry_after: str | None = None) -> tuple[Handler, list[str]]:
+    """An upstream answering each request with the next of `answers` (a status, or
+    `refuse` for no connection), and the methods it was asked with."""
+    seen: list[str] = []
+    left = list(answers)
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(request.method)
+        answer = left.pop(0) if len(left) > 1 else left[0]
+        if answer == "refuse":
+            raise httpx.ConnectError("refused", request=request)
+        headers = {"content-type": "application/json"}
+        if retry_after is not None:
+            headers["retry-after"] = retry_after
+        body = b'{"method": "GET", "path": "/things/a"}'
+        return httpx.Response(int(answer), content=body, headers=headers)
+
+    return handler, seen
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "answers", "kw", "tries", "error"),
+    [
+        ("getThing", {"id": "a"}, (503, 429, 200), {}, 3, False),
+        ("getThing", {"id": "a"}, ("refuse", 200), {}, 2, False),
+        ("getThing", {"id": "a"}, (503,), {}, 3, True),  # --retries 2: three tries in all
+        ("getThing", {"id": "a"}, (503, 200), {"retries": 0}, 1, True),
+        ("createThing", {"id": "a", "name": "n"}, (503, 200), {}, 1, True),  # POST: never
+        ("getThing", {"id": "a"}, (503, 200), {"max_retry_wait": 0.0}, 2, False),
+    ],
+    ids=["503-429-200", "no-connection", "gives-up", "no-retries", "post-never", "wait-0"],
+)
+def test_idempotent_calls_are_tried_again(
+    tool: str, arguments: Any, answers: tuple[Any, ...], kw: dict[str, Any], tries: int, error: bool
+) -> None:
+    """S27.4: GET, HEAD, OPTIONS, PUT, DELETE and QUERY are tried again on no connection, 429
+    or 503, at most `retries` times more (2); POST and PATCH never are."""
+    handler, seen = statuses(*answers, retry_after="0")
+    result = answer(handler, tool, arguments, **kw)
+    assert len(seen) == tries
+    assert result.is_error is error
+
+
+def test_a_retry_after_past_the_longest_wait_is_the_answer(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """S27.4: a `Retry-After` longer than `max_retry_wait` is not waited for: the 503 is the
+    answer; the log line counts the tries when there are several."""
+    import logging
+
+    handler, seen = statuses(503, 200, retry_after="60")
+    result = answer(handler, "getThing", {"id": "a"}, max_retry_wait=10.0)
+    assert len(seen) == 1
+    assert result.is_error
+    handler, seen = statuses(503, 200, retry_after="0")
+    with caplog.at_level(logging.INFO, logger="toolshape.server"):
+        answer(handler, "getThing", {"id": "a"})
+    lines = [r.getMessage() for r in caplog.records if r.name == "toolshape.server"]
+    assert lines[-1].split()[1:5] == ["getThing", "200", "(2", "tries)"]

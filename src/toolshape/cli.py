@@ -768,6 +768,18 @@ def add_serve(parser: argparse.ArgumentParser) -> None:
         help="the most read from the API, after decompression (default 16 MiB)",
     )
     parser.add_argument(
+        "--retries",
+        type=int,
+        default=2,
+        help="tries more for GET, HEAD, OPTIONS, PUT, DELETE, QUERY on no connection, 429, 503",
+    )
+    parser.add_argument(
+        "--max-retry-wait",
+        type=float,
+        default=10.0,
+        help="the longest wait (seconds) before a try again; a longer Retry-After: no try",
+    )
+    parser.add_argument(
         "--on-large-response",
         choices=("cut", "error"),
         default="cut",
@@ -930,6 +942,8 @@ def _api_settings(args: argparse.Namespace) -> Any:
         max_response_bytes=args.max_response_bytes,
         max_download_bytes=args.max_download_bytes,
         on_large_response=args.on_large_response,
+        retries=args.retries,
+        max_retry_wait=args.max_retry_wait,
         pass_through_auth=args.pass_through_auth,
         schema_view=args.schema_view,
         inline_refs=args.inline_refs,

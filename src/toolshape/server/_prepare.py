@@ -111,6 +111,8 @@ def _api(
         max_response_bytes=settings.max_response_bytes,
         max_download_bytes=settings.max_download_bytes,
         on_large_response=settings.on_large_response,
+        retries=settings.retries,
+        max_retry_wait=float(settings.max_retry_wait),
         schema_view=settings.schema_view,
         inline_refs=settings.inline_refs,
     )
@@ -276,6 +278,13 @@ def _limit_problems(settings: ApiSettings) -> list[str]:
     timeout = settings.timeout
     if not (isinstance(timeout, (int, float)) and math.isfinite(timeout) and timeout > 0):
         problems.append(f"{settings.key('timeout')} can't be {timeout}: give seconds above 0")
+    if settings.retries < 0:
+        problems.append(f"{settings.key('retries')} can't be {settings.retries}: give 0 or more")
+    wait = settings.max_retry_wait
+    if not (isinstance(wait, (int, float)) and math.isfinite(wait) and wait >= 0):
+        problems.append(
+            f"{settings.key('max_retry_wait')} can't be {wait}: give seconds, 0 or more"
+        )
     for name in ("max_response_bytes", "max_download_bytes"):
         value = getattr(settings, name)
         if value < 1:

@@ -22,6 +22,8 @@ from toolshape.read._select import Select
 from toolshape.server._upstream import (
     MAX_DOWNLOAD_BYTES,
     MAX_RESPONSE_BYTES,
+    MAX_RETRY_WAIT,
+    RETRIES,
     TIMEOUT,
     LargeResponse,
     SchemaView,
@@ -54,6 +56,8 @@ class ApiSettings:
     max_response_bytes: int = MAX_RESPONSE_BYTES
     max_download_bytes: int = MAX_DOWNLOAD_BYTES
     on_large_response: LargeResponse = "cut"
+    retries: int = RETRIES
+    max_retry_wait: float = MAX_RETRY_WAIT
     pass_through_auth: str | None = None
     schema_view: SchemaView = "mcp"
     """S22.6: `mcp`, or a model view's name (`toolshape.views.schema_views()`)."""
@@ -116,6 +120,8 @@ _SCALARS: Mapping[str, tuple[type, ...]] = {
     "max_response_bytes": (int,),
     "max_download_bytes": (int,),
     "on_large_response": (str,),
+    "retries": (int,),
+    "max_retry_wait": (int, float),
     "pass_through_auth": (str,),
     "schema_view": (str,),
     "inline_refs": (bool,),

@@ -8,7 +8,10 @@ result naming the API, the method, the path and what failed. Redirects are never
 
 from __future__ import annotations
 
+import datetime
+import email.utils
 import json
+import math
 import ssl
 import zlib
 from collections.abc import AsyncIterator, Mapping
@@ -33,6 +36,9 @@ name in the table of views (`toolshape.views.schema_views()`: `openai-strict`, `
 TIMEOUT = 30.0
 MAX_RESPONSE_BYTES = 1024 * 1024
 MAX_DOWNLOAD_BYTES = 16 * 1024 * 1024
+#: S27.4: the defaults of `--retries` and `--max-retry-wait` (seconds).
+RETRIES = 2
+MAX_RETRY_WAIT = 10.0
 LargeResponse: TypeAlias = Literal["cut", "error"]
 """S25.6: a JSON answer past `max_response_bytes` (and within the download) is cut to fit
 (`cut`), or is S23.5's error (`error`)."""
@@ -62,6 +68,10 @@ class Api:
     max_response_bytes: int = MAX_RESPONSE_BYTES
     max_download_bytes: int = MAX_DOWNLOAD_BYTES
     on_large_response: LargeResponse = "cut"
+    retries: int = RETRIES
+    """S27.4: how many times more an idempotent call is tried (no connection, 429, 503)."""
+    max_retry_wait: float = MAX_RETRY_WAIT
+    """S27.4: the longest wait before a try again (`Retry-After` past it: no try)."""
     schema_view: SchemaView = "mcp"
     """S22.6: with a model view's name (`openai-strict`, `gemini`, `inline`), each tool's input
     schema is that view's parameters, and calls read back from it (S22.3) before `Plan.call`."""
@@ -91,6 +101,10 @@ class Failed(Exception):
     """The upstream did not answer usably; the message says what failed."""
 
 
+class Unreached(Failed):
+    """No connection could be made: nothing was sent, so an idempotent call may try again."""
+
+
 async def forward(
     http: httpx.AsyncClient, api: Api, plan: Plan, request: Request
 ) -> tuple[dict[str, Any], str]:
@@ -107,15 +121,75 @@ async def forward(
     if not any(name.lower() == b"accept-encoding" for name, _ in wire):
         wire.append((b"accept-encoding", b"gzip, deflate"))  # what `_Inflater` reads
     limit = max(api.max_download_bytes, api.max_response_bytes)
+    tries = 1 + (api.retries if request.method.upper() in RETRIED else 0)
+    for attempt in range(1, tries + 1):
+        try:
+            with anyio.fail_after(api.timeout):
+                status, headers, body, more = await _exchange(
+                    http, request.method, url, wire, content, limit
+                )
+        except TimeoutError:
+            what = f"no answer within {api.timeout:g} s (--timeout)"
+            return failure(api, request, what), _tried("timeout", attempt)
+        except Failed as error:
+            if isinstance(error, Unreached) and attempt < tries:  # S27.4: try again
+                await anyio.sleep(_backoff(attempt, api))
+                continue
+            return failure(api, request, str(error)), _tried("failed", attempt)
+        wait = _retry_after(headers, attempt, api) if status in (429, 503) else None
+        if wait is None or attempt == tries:
+            break
+        await anyio.sleep(wait)
+    answer, word = _answered(api, plan, request, status, headers, body, more)
+    return answer, _tried(word, attempt)
+
+
+#: S27.4: the methods a failed call is tried again with (safe or idempotent ones; never POST
+#: or PATCH, whose second try could do the thing twice).
+RETRIED = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE", "QUERY"})
+
+
+def _tried(word: str, tries: int) -> str:
+    """The log's word for a call, with its tries when there were several (S27.4)."""
+    return word if tries == 1 else f"{word} ({tries} tries)"
+
+
+def _backoff(attempt: int, api: Api) -> float:
+    """S27.4: seconds before the next try when the API says nothing: 0.5, 1, 2, ... at most
+    `max_retry_wait`."""
+    return float(min(0.5 * 2 ** (attempt - 1), api.max_retry_wait))
+
+
+def _retry_after(headers: list[tuple[str, str]], attempt: int, api: Api) -> float | None:
+    """S27.4: the seconds a 429 or 503 asks to wait (`Retry-After`: seconds, or an HTTP
+    date), else the backoff; None when that is past `max_retry_wait` (the answer stands)."""
+    given = next((v for k, v in headers if k.lower() == "retry-after"), None)
+    if given is None:
+        return _backoff(attempt, api)
     try:
-        with anyio.fail_after(api.timeout):
-            status, headers, body, more = await _exchange(
-                http, request.method, url, wire, content, limit
-            )
-    except TimeoutError:
-        return failure(api, request, f"no answer within {api.timeout:g} s (--timeout)"), "timeout"
-    except Failed as error:
-        return failure(api, request, str(error)), "failed"
+        wait = float(given)
+    except ValueError:
+        try:
+            when = email.utils.parsedate_to_datetime(given)
+        except (TypeError, ValueError):
+            return _backoff(attempt, api)
+        wait = (when - datetime.datetime.now(datetime.timezone.utc)).total_seconds()
+    if not math.isfinite(wait):
+        return None
+    wait = max(wait, 0.0)
+    return wait if wait <= api.max_retry_wait else None
+
+
+def _answered(
+    api: Api,
+    plan: Plan,
+    request: Request,
+    status: int,
+    headers: list[tuple[str, str]],
+    body: bytes,
+    more: bool,
+) -> tuple[dict[str, Any], str]:
+    """The result of an answer received, and the log's word for it."""
     if more:
         return _oversized(api, request, headers, body, downloaded=True), "too-large"
     if not 100 <= status <= 599:  # S14.4: what the API said, as an answer (httpx takes 0-999)
@@ -196,7 +270,7 @@ async def _exchange(
     except httpx.TimeoutException:
         raise TimeoutError from None
     except httpx.ConnectError as error:
-        raise Failed(_connect_problem(error, url)) from None
+        raise Unreached(_connect_problem(error, url)) from None
     except (httpx.RemoteProtocolError, httpx.ReadError) as error:
         raise Failed(
             f"the connection was closed before the answer was complete ({error})"
