@@ -1102,3 +1102,35 @@ def test_missing_credentials_are_named_at_start(tmp_path: Path) -> None:
     passed = ApiSettings(document=spec, pass_through_auth="bearerAuth")
     prepare([passed], "toolshape serve", {}, lines.append)
     assert lines == []
+
+
+@pytest.mark.integration
+def test_the_desktop_clients_configuration_loads_and_serves(
+    upstream: up.Upstream, tmp_path: Path
+) -> None:
+    """S27.8: docs/command-line.md's `mcpServers` JSON, its paths made this machine's, loads
+    through a real client's config reader (pydantic-ai's `load_mcp_toolsets`, the shape Claude
+    Desktop and Cursor read), and a call made through it carries the credential its `env`
+    block gives."""
+    from pydantic_ai import Agent
+    from pydantic_ai.mcp import load_mcp_toolsets
+    from pydantic_ai.models.test import TestModel
+
+    text = (Path(__file__).parent.parent / "docs" / "command-line.md").read_text(encoding="utf-8")
+    block = text.split("<!-- mcpServers -->", 1)[1].split("```json", 1)[1].split("```", 1)[0]
+    spec = write_document(tmp_path, upstream.base_url)
+    toolshape_command = Path(sys.executable).parent / "toolshape"
+    config = json.loads(
+        block.replace("/absolute/path/to/.venv/bin/toolshape", str(toolshape_command))
+        .replace("/absolute/path/to/openapi.json", str(spec))
+        .replace("your-token", "desk-t0ken")
+    )
+    path = tmp_path / "mcp.json"
+    path.write_text(json.dumps(config), encoding="utf-8")
+    toolsets = load_mcp_toolsets(path)
+    agent = Agent(TestModel(call_tools=["echo_whoAmI"]), toolsets=toolsets)
+    before = len(upstream.seen)
+    anyio.run(agent.run, "who am I")
+    seen = upstream.since(before)
+    assert [s.path for s in seen] == ["/me"]
+    assert seen[0].headers["authorization"] == "Bearer desk-t0ken"
