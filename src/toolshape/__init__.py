@@ -56,8 +56,8 @@ if TYPE_CHECKING:  # the names as mypy sees them; at run time each loads on firs
     from toolshape.plans._file import PLANS_FORMAT, PLANS_SCHEMA, dump_plans, load_plans
     from toolshape.plans._format import PLAN_SCHEMA
     from toolshape.plans._plan import FixedArgument, ParameterRoute, Plan, PlanResult
-    from toolshape.plans._search import search
     from toolshape.read._select import Select
+    from toolshape.server._search import search
     from toolshape.views._model_tool import ModelApi, model_tool
     from toolshape.views._tool import ModelTool
 
@@ -118,7 +118,7 @@ _HOMES = {
     "ParameterRoute": "toolshape.plans._plan",
     "Plan": "toolshape.plans._plan",
     "PlanResult": "toolshape.plans._plan",
-    "search": "toolshape.plans._search",
+    "search": "toolshape.server._search",
     "Select": "toolshape.read._select",
     "ModelApi": "toolshape.views._model_tool",
     "model_tool": "toolshape.views._model_tool",

@@ -9,7 +9,6 @@ if TYPE_CHECKING:  # the names as mypy sees them; at run time each loads on firs
     from toolshape.plans._file import PLANS_FORMAT, PLANS_SCHEMA, dump_plans, load_plans
     from toolshape.plans._format import PLAN_SCHEMA
     from toolshape.plans._plan import Plan, PlanResult
-    from toolshape.plans._search import search
 
 __all__ = [
     "PLANS_FORMAT",
@@ -22,7 +21,6 @@ __all__ = [
     "PlanResult",
     "dump_plans",
     "load_plans",
-    "search",
 ]
 
 #: The plan value loads alone; the plans-file reader and its checks when first asked for.
@@ -37,7 +35,6 @@ _HOMES = {
     "PLAN_SCHEMA": "toolshape.plans._format",
     "Plan": "toolshape.plans._plan",
     "PlanResult": "toolshape.plans._plan",
-    "search": "toolshape.plans._search",
 }
 
 __getattr__, __dir__ = attach(__name__, _HOMES, __all__)

@@ -2,6 +2,7 @@
 
 Install with `pip install 'toolshape[serve]'`. `build_server(apis)` returns an `mcp` SDK server
 serving one or more `Api`s; `toolshape serve` runs it over stdio or streamable HTTP.
+`search` (S23.7, S27.7: what discovery answers with) needs no extra.
 
     import toolshape
     from toolshape.server import Api, build_server
@@ -10,9 +11,15 @@ serving one or more `Api`s; `toolshape serve` runs it over stdio or streamable H
     server = build_server([Api(result.tools, base_url="https://api.example.com")])
 """
 
-from toolshape.server._build import PAGE_BYTES, PAGE_SIZE, build_server, credential_of
-from toolshape.server._profiles import CLIENT_NAMES, CLIENT_PROFILES, ClientProfile
-from toolshape.server._upstream import MAX_DOWNLOAD_BYTES, MAX_RESPONSE_BYTES, TIMEOUT, Api
+from typing import TYPE_CHECKING
+
+from toolshape.model._lazy import attach
+
+if TYPE_CHECKING:  # the names as mypy sees them; at run time each loads on first use
+    from toolshape.server._build import PAGE_BYTES, PAGE_SIZE, build_server, credential_of
+    from toolshape.server._profiles import CLIENT_NAMES, CLIENT_PROFILES, ClientProfile
+    from toolshape.server._search import search
+    from toolshape.server._upstream import MAX_DOWNLOAD_BYTES, MAX_RESPONSE_BYTES, TIMEOUT, Api
 
 __all__ = [
     "CLIENT_NAMES",
@@ -26,8 +33,23 @@ __all__ = [
     "ClientProfile",
     "build_server",
     "credential_of",
+    "search",
 ]
 
+#: Search loads without the `serve` extra; the rest with it, each when first asked for.
+_HOMES = {
+    "PAGE_BYTES": "toolshape.server._build",
+    "PAGE_SIZE": "toolshape.server._build",
+    "build_server": "toolshape.server._build",
+    "credential_of": "toolshape.server._build",
+    "CLIENT_NAMES": "toolshape.server._profiles",
+    "CLIENT_PROFILES": "toolshape.server._profiles",
+    "ClientProfile": "toolshape.server._profiles",
+    "search": "toolshape.server._search",
+    "MAX_DOWNLOAD_BYTES": "toolshape.server._upstream",
+    "MAX_RESPONSE_BYTES": "toolshape.server._upstream",
+    "TIMEOUT": "toolshape.server._upstream",
+    "Api": "toolshape.server._upstream",
+}
 
-def __dir__() -> list[str]:
-    return __all__
+__getattr__, __dir__ = attach(__name__, _HOMES, __all__)

@@ -32,8 +32,8 @@ from toolshape.model._errors import ArgumentError, CredentialError, EncodeError
 from toolshape.model._types import SecurityScheme
 from toolshape.model._version import __version__
 from toolshape.plans._plan import Plan
-from toolshape.plans._search import Index, index, query_problem, ranked
 from toolshape.server._profiles import CLIENT_PROFILES, ClientProfile, budgeted, profile_for
+from toolshape.server._search import Index, index, query_problem, ranked
 from toolshape.server._upstream import Api, error_text, failure, forward
 from toolshape.views._read import SAME
 from toolshape.views._table import VIEWS, inline_tool, view_of
