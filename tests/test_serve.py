@@ -1062,7 +1062,8 @@ def test_the_openai_agents_sdk_keeps_every_strict_tool_strict(document: str) -> 
 @pytest.mark.integration
 def test_start_up_says_what_is_served_and_healthz_answers(tmp_path: Path) -> None:
     """S27.1, S27.6: on start `toolshape serve` prints what it serves and where (over stdio,
-    or the HTTP URL); over HTTP, `GET /healthz` answers 200 once the plans are loaded."""
+    or the HTTP URL); over HTTP, `GET /healthz` answers 200 once the plans are loaded, and a
+    plain `GET /mcp` is 405 (POST only), not a stream that never ends."""
     import toolshape
 
     spec = write_document(tmp_path, "http://127.0.0.1:9")
@@ -1074,7 +1075,10 @@ def test_start_up_says_what_is_served_and_healthz_answers(tmp_path: Path) -> Non
     log = tmp_path / "serve.log"
     with http_server(str(spec), "--name", "echo", log=log) as url:
         health = httpx2.get(url.removesuffix("/mcp") + "/healthz", timeout=10)
+        streamed = httpx2.get(url, timeout=10)  # hung: a stream with nothing ever in it
     assert health.status_code == 200
+    assert streamed.status_code == 405
+    assert streamed.headers["allow"] == "POST"
     port = url.split(":")[2].split("/")[0]
     assert (
         f"toolshape serve {toolshape.__version__}: 10 tools of echo at http://127.0.0.1:{port}/mcp"

@@ -122,8 +122,8 @@ def worker_app() -> Starlette:
 
 
 def http_app(server: Server[Any], serving: Serving) -> Starlette:
-    """MCP streamable HTTP at `/mcp`, stateless, answering with JSON; `GET /healthz` answers
-    200 (S27.6: the plans are loaded before the app exists)."""
+    """MCP streamable HTTP at `/mcp`, stateless, answering with JSON (a `GET` there is 405);
+    `GET /healthz` answers 200 (S27.6: the plans are loaded before the app exists)."""
     from starlette.requests import Request
     from starlette.responses import PlainTextResponse
     from starlette.routing import Route
@@ -135,6 +135,13 @@ def http_app(server: Server[Any], serving: Serving) -> Starlette:
     async def healthz(request: Request) -> PlainTextResponse:
         return PlainTextResponse("ok\n")
 
+    async def no_stream(request: Request) -> PlainTextResponse:
+        """A stateless server sends nothing unasked: a `GET` gets 405, never a stream that
+        stays open with nothing in it."""
+        text = "toolshape serve answers MCP over POST at /mcp (stateless: no stream to GET)\n"
+        return PlainTextResponse(text, status_code=405, headers={"allow": "POST"})
+
+    app.router.routes.insert(0, Route("/mcp", no_stream, methods=["GET"]))
     app.router.routes.append(Route("/healthz", healthz, methods=["GET"]))
     return app
 
