@@ -69,16 +69,20 @@ class Entry:
         return inline_tool(tool) if self.api.inline_refs and tool.inlined is SAME else tool
 
     @functools.cached_property
-    def listed(self) -> tuple[types.Tool, int]:
-        """The `Tool` the server lists, and its size as compact JSON (S25.2)."""
-        tool = definition(self)
-        size = len(json.dumps(tool, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
-        return types.Tool.model_validate(tool), size
+    def tool(self) -> dict[str, Any]:
+        """The MCP `Tool` the server lists, as data (made on first use, then kept)."""
+        return definition(self)
 
     @functools.cached_property
+    def listed(self) -> tuple[types.Tool, int]:
+        """The `Tool` the server lists, and its size as compact JSON (S25.2)."""
+        size = len(json.dumps(self.tool, separators=(",", ":"), ensure_ascii=False).encode())
+        return types.Tool.model_validate(self.tool), size
+
+    @property
     def input_schema(self) -> dict[str, Any]:
-        """The input schema the tool is listed with (made on first use, then kept)."""
-        schema: dict[str, Any] = definition(self)["inputSchema"]
+        """The input schema the tool is listed with."""
+        schema: dict[str, Any] = self.tool["inputSchema"]
         return schema
 
 

@@ -8,6 +8,7 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from toolshape.flatten._aliases import Taken, unique
 from toolshape.server._upstream import Api
 
 
@@ -67,19 +68,15 @@ def profile_for(client: str | None, chosen: str) -> ClientProfile:
 
 def budgeted(names: Sequence[str], budget: int | None) -> list[str]:
     """`names` each at most `budget` characters: cut at the end as S8.1 cuts, a name that
-    then clashes getting `_2`, `_3`, ... inside the budget; stable for the same names."""
+    then clashes getting `_2`, `_3`, ... inside the budget (S19.2's `unique`); stable for the
+    same names."""
     if budget is None:
         return list(names)
-    taken: set[str] = {n for n in names if len(n) <= budget}
+    taken = Taken(n for n in names if len(n) <= budget)
     out = []
     for name in names:
-        if len(name) <= budget:
-            out.append(name)
-            continue
-        cut, n = name[:budget], 1
-        while cut in taken:
-            n += 1
-            cut = name[: budget - len(f"_{n}")] + f"_{n}"
-        taken.add(cut)
-        out.append(cut)
+        if len(name) > budget:
+            name = unique(name[:budget], taken, budget)
+            taken.add(name)
+        out.append(name)
     return out
