@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import socket
 import statistics
@@ -208,7 +209,10 @@ def compare_calls(calls: int, rounds: int) -> dict[str, Any]:
         "ratio": statistics.median(a[0] / b[0] for a, b in zip(ours_, theirs_, strict=True)),
         "toolshape_cpu_ms": statistics.median(f[1] for f in ours_),
         "fastmcp_cpu_ms": statistics.median(f[1] for f in theirs_),
-        "cpu_ratio": statistics.median(b[1] / a[1] for a, b in zip(ours_, theirs_, strict=True)),
+        # CPU is read in clock ticks (10 ms): a short run can show none; such rounds have no ratio
+        "cpu_ratio": statistics.median(
+            [b[1] / a[1] for a, b in zip(ours_, theirs_, strict=True) if a[1] > 0] or [math.nan]
+        ),
     }
 
 
