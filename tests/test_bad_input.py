@@ -19,7 +19,7 @@ from toolshape import DocumentError, PlanError, ToolshapeError, plan_document
         ("openapi: 3.1.0", "the document is a string, not a mapping", "openapi.json#"),
         ({"swagger": "1.2", "paths": {}}, "Swagger 1.2", "openapi.json#/swagger"),
         ({"paths": {}}, "`openapi` is None", "openapi.json#/openapi"),
-        ({"openapi": "4.0.0", "paths": {}}, "not 3.0.x or 3.1.x", "openapi.json#/openapi"),
+        ({"openapi": "4.0.0", "paths": {}}, "not 3.0.x, 3.1.x or 3.2.x", "openapi.json#/openapi"),
         (
             {"openapi": "3.1.0", "paths": []},
             "`paths` is a list, not a mapping",

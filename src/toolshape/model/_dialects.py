@@ -46,6 +46,9 @@ _ALIASES: Mapping[str, str] = {
     OAS31_BASE: DRAFT2020_12,
     "https://spec.openapis.org/oas/3.1/dialect/2024-10-25": DRAFT2020_12,
     "https://spec.openapis.org/oas/3.1/dialect/2024-11-10": DRAFT2020_12,
+    # S26.1: OpenAPI 3.2's schema dialect is 3.1's
+    "https://spec.openapis.org/oas/3.2/dialect/base": DRAFT2020_12,
+    "https://spec.openapis.org/oas/3.2/dialect/2025-09-17": DRAFT2020_12,
 }
 
 

@@ -19,6 +19,8 @@ from toolshape.schema._views import is_base64
 #: S16.2: the hints each method implies (MCP `ToolAnnotations`); TRACE is safe like GET.
 METHOD_HINTS: Mapping[str, Mapping[str, bool]] = {
     **{method: {"readOnlyHint": True} for method in ("GET", "HEAD", "OPTIONS", "TRACE")},
+    # S26.2: QUERY (OpenAPI 3.2) is safe and idempotent, with a body
+    "QUERY": {"readOnlyHint": True, "idempotentHint": True, "destructiveHint": False},
     **{
         method: {"readOnlyHint": False, "destructiveHint": True, "idempotentHint": True}
         for method in ("PUT", "DELETE")

@@ -226,7 +226,7 @@ FIELDS: tuple[Field, ...] = (
     Field(
         "method",
         "method",
-        {"enum": ["GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"]},
+        {"enum": ["GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE", "QUERY"]},
     ),
     Field("path", "path", {"type": "string", "pattern": "^/[^\\x00-\\x1f\\x7f]*(?!\\n)$"}),
     Field("contentType", "content_type", _MEDIA_OR_NULL, shared=True),

@@ -89,7 +89,7 @@ class DocumentReader:
             raise DocumentError(
                 "document",
                 f"the document is a {kind_of(document)}, not a mapping; "
-                "toolshape reads OpenAPI 3.0 and 3.1 documents",
+                "toolshape reads OpenAPI 3.0, 3.1 and 3.2 documents",
                 location=f"{source}#",
             )
         self.converted: Converted | None = None
@@ -119,19 +119,21 @@ class DocumentReader:
             raise DocumentError(
                 "document",
                 f"the document is Swagger {document.get('swagger')}, which toolshape does not "
-                "read; toolshape reads Swagger 2.0 and OpenAPI 3.0 and 3.1 documents",
+                "read; toolshape reads Swagger 2.0 and OpenAPI 3.0, 3.1 and 3.2 documents",
                 location=f"{source}#/swagger",
             )
-        if not isinstance(version, str) or not re.match(r"^3\.[01](\.|$)", version):
+        if not isinstance(version, str) or not re.match(r"^3\.[012](\.|$)", version):
             raise DocumentError(
                 "document",
-                f"the document's `openapi` is {version!r}, not 3.0.x or 3.1.x; "
-                "toolshape reads OpenAPI 3.0 and 3.1 documents",
+                f"the document's `openapi` is {version!r}, not 3.0.x, 3.1.x or 3.2.x; "
+                "toolshape reads OpenAPI 3.0, 3.1 and 3.2 documents",
                 location=f"{source}#/openapi",
             )
         self.document: Mapping[str, Unchecked] = document
         self.source = source
         self.is_30 = version.startswith("3.0")
+        # S26.1, S26.2: a 3.2 document is read as 3.1 is, and its path items have `query` too.
+        self.methods = (*METHODS, "query") if version.startswith("3.2") else METHODS
         dialect = document.get("jsonSchemaDialect") if not self.is_30 else None
         known = dialect_of(dialect) if isinstance(dialect, str) else None
         self.default_dialect = OPENAPI30 if self.is_30 else (known.uri if known else DRAFT2020_12)
@@ -231,7 +233,7 @@ class DocumentReader:
                     "document", f"the path item `{path}` is a {kind_of(item)}, not a mapping"
                 )
             if problem is not None:
-                methods = [m for m in METHODS if is_map(item) and m in item]
+                methods = [m for m in self.methods if is_map(item) and m in item]
                 for method in methods or [""]:
                     yield RawOperation(
                         path,
@@ -245,7 +247,7 @@ class DocumentReader:
                 continue
             shared = item.get("parameters")
             for method, node in item.items():
-                if method not in METHODS:
+                if method not in self.methods:
                     continue
                 yield RawOperation(
                     path, method, f"{pointer}/{method}", node, shared, pointer + "/parameters"

@@ -1,0 +1,123 @@
+"""S26: OpenAPI 3.2 documents — read with every 3.1 rule (S26.1), and their `query`
+operations (S26.2). Each rule from a small inline document."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import anyio
+import httpx
+import pytest
+from mcp import Client
+
+from toolshape import DocumentError, Select, plan_document
+from toolshape.server import Api, build_server
+
+FILTER = {
+    "type": "object",
+    "properties": {"text": {"type": "string"}, "limit": {"type": "integer"}},
+    "required": ["text"],
+}
+
+
+def document(version: str = "3.2.0", **item: Any) -> dict[str, Any]:
+    """A document whose path `/things` has a `query` operation (and `item`'s others)."""
+    query = {
+        "operationId": "findThings",
+        "summary": "Find things",
+        "requestBody": {"required": True, "content": {"application/json": {"schema": FILTER}}},
+    }
+    return {
+        "openapi": version,
+        "info": {"title": "t", "version": "1"},
+        "paths": {"/things": {"query": query, **item}},
+    }
+
+
+def test_a_3_2_document_is_read_as_3_1_is() -> None:
+    """S26.1: `openapi: 3.2.x` is read (it was refused), its schemas in 3.1's dialect; a
+    version past 3.2 is still refused, naming what toolshape reads."""
+    get = {"operationId": "listThings", "responses": {"200": {"description": "ok"}}}
+    result = plan_document(document(get=get), style="flat")
+    assert result.errors == ()
+    assert [t.name for t in result.tools] == ["findThings", "listThings"]
+    with pytest.raises(DocumentError, match=r"not 3\.0\.x, 3\.1\.x or 3\.2\.x"):
+        plan_document(document("3.3.0"))
+
+
+def test_a_query_operation_is_planned_like_one_with_a_body() -> None:
+    """S26.2: a path item's `query` is an operation with method `QUERY`, its body flattened,
+    read-only and idempotent and not destructive; derived names use `query`; `Select`
+    takes it; in a 3.1 document `query` is no operation."""
+    (tool,) = plan_document(document(), style="flat").tools
+    assert tool.method == "QUERY"
+    assert tool.input_schema["properties"] == FILTER["properties"]
+    assert tool.annotations == {
+        "title": "Find things",
+        "readOnlyHint": True,
+        "destructiveHint": False,
+        "idempotentHint": True,
+        "openWorldHint": True,
+    }
+    request = tool.call({"text": "x", "limit": 2})
+    assert (request.method, request.url, request.body) == (
+        "QUERY",
+        "/things",
+        {"text": "x", "limit": 2},
+    )
+    unnamed = document()
+    del unnamed["paths"]["/things"]["query"]["operationId"]
+    assert [t.name for t in plan_document(unnamed).tools] == ["query_things"]
+    kept = plan_document(document(), select=Select(methods=["QUERY"])).tools
+    assert [t.name for t in kept] == ["findThings"]
+    assert plan_document(document("3.1.0")).tools == ()
+
+
+def test_a_query_call_is_sent_as_query_and_may_be_tried_again() -> None:
+    """S26.2, S27.4: through `toolshape.server`, a `QUERY` call reaches the API with its
+    method and body, and (safe and idempotent) is tried again on a 503."""
+    (tool,) = plan_document(document(), style="flat").tools
+    seen: list[httpx.Request] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        status = 503 if len(seen) == 1 else 200
+        return httpx.Response(status, json={"found": 1}, headers={"retry-after": "0"})
+
+    async def run() -> Any:
+        async with (
+            httpx.AsyncClient(transport=httpx.MockTransport(handler)) as http,
+            Client(
+                build_server([Api((tool,), base_url="http://api.test")], http=http), mode="legacy"
+            ) as client,
+        ):
+            return await client.call_tool("findThings", {"text": "x"})
+
+    result = anyio.run(run)
+    assert result.is_error is False
+    assert [r.method for r in seen] == ["QUERY", "QUERY"]
+    assert json.loads(seen[-1].content) == {"text": "x"}
+
+
+@pytest.mark.integration
+def test_a_query_call_reaches_a_real_upstream() -> None:
+    """S26.2 end to end: a `QUERY` call through `toolshape.server` reaches a real HTTP
+    upstream (Starlette under uvicorn) as `QUERY /things` with its JSON body."""
+    from contextlib import contextmanager
+
+    from tests import upstream as up
+
+    with contextmanager(up.running)() as upstream:
+        (tool,) = plan_document(document(), style="flat").tools
+        api = Api((tool,), base_url=upstream.base_url)
+
+        async def run() -> Any:
+            async with Client(build_server([api]), mode="legacy") as client:
+                return await client.call_tool("findThings", {"text": "x", "limit": 1})
+
+        result = anyio.run(run)
+        (seen,) = upstream.seen
+    assert (seen.method, seen.path) == ("QUERY", "/things")
+    assert json.loads(seen.body) == {"text": "x", "limit": 1}
+    assert result.is_error is False
