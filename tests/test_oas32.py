@@ -121,3 +121,54 @@ def test_a_query_call_reaches_a_real_upstream() -> None:
     assert (seen.method, seen.path) == ("QUERY", "/things")
     assert json.loads(seen.body) == {"text": "x", "limit": 1}
     assert result.is_error is False
+
+
+def test_additional_operations_are_sent_with_their_key() -> None:
+    """S26.3: each entry of a 3.2 path item's `additionalOperations` is an operation whose
+    method is its key, sent verbatim, annotated as POST is (unless `x-mcp-annotations` says
+    otherwise), its derived name using the key in lower case; a key that is a method the path
+    item has a field for is a document error naming it; plans keep the method through plan
+    data."""
+    from toolshape import Plan
+
+    link = {"operationId": "linkThings", "x-mcp-annotations": {"idempotentHint": True}}
+    item: dict[str, Any] = {"additionalOperations": {"LINK": link, "PURGE": {}, "Get": {}}}
+    result = plan_document(document(**item), style="flat")
+    by_method = {t.method: t for t in result.tools}
+    assert set(by_method) == {"QUERY", "LINK", "PURGE"}
+    assert by_method["LINK"].call({}).method == "LINK"
+    assert by_method["LINK"].annotations == {
+        "readOnlyHint": False,
+        "destructiveHint": False,
+        "idempotentHint": True,
+        "openWorldHint": True,
+    }
+    assert by_method["PURGE"].name == "purge_things"
+    (refused,) = result.errors
+    assert "`additionalOperations` names `Get`, which is the path item's own `get`" in str(refused)
+    again = Plan.from_dict(by_method["LINK"].to_dict())
+    assert again.method == "LINK"
+    assert plan_document(document("3.1.0", **item)).tools == ()
+
+
+@pytest.mark.integration
+def test_a_link_call_reaches_a_real_upstream() -> None:
+    """S26.3 end to end: a `LINK` call from `additionalOperations` reaches a real upstream as
+    `LINK /things`."""
+    from contextlib import contextmanager
+
+    from tests import upstream as up
+
+    item: dict[str, Any] = {"additionalOperations": {"LINK": {"operationId": "linkThings"}}}
+    with contextmanager(up.running)() as upstream:
+        tools = plan_document(document(**item), style="flat").tools
+        api = Api(tools, base_url=upstream.base_url)
+
+        async def run() -> Any:
+            async with Client(build_server([api]), mode="legacy") as client:
+                return await client.call_tool("linkThings", {})
+
+        result = anyio.run(run)
+        (seen,) = upstream.seen
+    assert (seen.method, seen.path) == ("LINK", "/things")
+    assert result.is_error is False

@@ -114,7 +114,7 @@ def _app(upstream: Upstream) -> Starlette:
     routes = [
         Route("/items", items),
         Route("/things/{id}", echo, methods=["GET", "POST", "PUT", "PATCH", "DELETE"]),
-        Route("/things", echo, methods=["GET", "POST", "QUERY"]),
+        Route("/things", echo, methods=["GET", "POST", "QUERY", "LINK"]),
         Route("/me", echo, methods=["GET"]),
         Route("/image", image),
         Route("/missing", missing),

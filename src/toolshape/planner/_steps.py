@@ -50,7 +50,7 @@ from toolshape.model._types import (
     Wrapped,
 )
 from toolshape.planner._tool import description as describe_tool
-from toolshape.planner._tool import output_schema, title, tool_annotations, wire_body
+from toolshape.planner._tool import output_schema, title, tool_annotations, wire_body, wire_method
 from toolshape.plans._plan import FixedArgument, ParameterRoute, Plan
 from toolshape.read._deep_names import DeepNames
 from toolshape.schema._validate import check, compile_schema
@@ -258,7 +258,7 @@ def to_plan(
     return Plan(
         name=draft.place.tool,
         operation_id=op.operation_id,
-        method=op.method.upper(),
+        method=wire_method(op.method),
         path=op.path,
         content_type=body.content_type if body else None,
         style=style,

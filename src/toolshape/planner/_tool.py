@@ -67,6 +67,12 @@ def cut(text: str, limit: int | None) -> str:
     return kept.rstrip() + ELLIPSIS
 
 
+def wire_method(method: str) -> str:
+    """The method a request is sent with: a fixed field's upper case (`get` → `GET`), another
+    method (S26.3's `additionalOperations`) as its key is written."""
+    return method.upper() if method.upper() in METHOD_HINTS else method
+
+
 def annotation_problem(key: str, value: Unchecked) -> str | None:
     """S16.2: why `key` set to `value` is not a `ToolAnnotations` hint, or None."""
     if (key == "title" and isinstance(value, str)) or (key in HINTS and isinstance(value, bool)):
@@ -83,7 +89,9 @@ def tool_annotations(
     """S16.2: the tool's annotations — `title`, then the method's hints and `openWorldHint`,
     each overridden by the operation's `x-mcp-annotations`, then by the caller's `overrides` —
     and a problem per override that is not a hint of the right type (left out, said)."""
-    values: dict[str, Json] = {**METHOD_HINTS.get(op.method.upper(), {}), "openWorldHint": True}
+    # S26.3: another method (`additionalOperations`) is annotated as POST is
+    hints = METHOD_HINTS.get(op.method.upper(), METHOD_HINTS["POST"])
+    values: dict[str, Json] = {**hints, "openWorldHint": True}
     problems: list[str] = []
     named: str | None = title(op)
     for source, given in (

@@ -219,15 +219,22 @@ _FIXED = {
     },
 }
 
+#: The methods a path item has a field for (S26.2: `query` in 3.2), as plan data writes them.
+FIXED_METHODS = ("GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE", "QUERY")
+#: S26.3: another method (`additionalOperations`), sent verbatim: an HTTP token that is none
+#: of the fixed ones in any case.
+_OTHER_METHOD = {
+    "type": "string",
+    "pattern": "^(?!("
+    + "|".join("".join(f"[{c}{c.lower()}]" for c in m) for m in FIXED_METHODS)
+    + ")$)[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}(?!\\n)$",
+}
+
 #: Every field of plan data, in the order `Plan.to_dict` writes them (after `format`).
 FIELDS: tuple[Field, ...] = (
     Field("name", "name", {"type": "string", "pattern": "^[A-Za-z0-9_.-]{1,128}(?!\\n)$"}),
     Field("operationId", "operation_id", _STRING_OR_NULL),
-    Field(
-        "method",
-        "method",
-        {"enum": ["GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE", "QUERY"]},
-    ),
+    Field("method", "method", {"anyOf": [{"enum": list(FIXED_METHODS)}, _OTHER_METHOD]}),
     Field("path", "path", {"type": "string", "pattern": "^/[^\\x00-\\x1f\\x7f]*(?!\\n)$"}),
     Field("contentType", "content_type", _MEDIA_OR_NULL, shared=True),
     Field("style", "style", {"enum": ["flat", "nested"]}, shared=True),

@@ -74,6 +74,9 @@ class RawOperation:
     """Why the path item itself can't be read (a bad `$ref`, not a mapping, a bad key)."""
 
 
+#: S26.3: an HTTP method (a token, RFC 9110), as `additionalOperations` keys must be.
+_TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}")
+
 #: What a request view rewrites the schema of (S16.6).
 _Viewed = TypeVar("_Viewed", Parameter, Body)
 
@@ -252,6 +255,32 @@ class DocumentReader:
                 yield RawOperation(
                     path, method, f"{pointer}/{method}", node, shared, pointer + "/parameters"
                 )
+            if "query" in self.methods:  # S26.3: 3.2's other methods, each by its key
+                yield from self._additional(path, pointer, item, shared)
+
+    def _additional(
+        self, path: str, pointer: str, item: Mapping[str, Unchecked], shared: Unchecked
+    ) -> Iterator[RawOperation]:
+        """S26.3: the operations of a 3.2 path item's `additionalOperations`, each method its
+        key as written; a key that is a method the path item has a field for (in any case) is
+        a document error naming it."""
+        more = item.get("additionalOperations")
+        if not is_map(more):
+            return
+        for key, node in more.items():
+            at = f"{pointer}/additionalOperations/{escape(str(key))}"
+            problem = None
+            if str(key).lower() in self.methods or not _TOKEN.fullmatch(str(key)):
+                problem = Problem(
+                    "document",
+                    f"`additionalOperations` names `{key}`, which is "
+                    + (
+                        f"the path item's own `{str(key).lower()}`: write it there"
+                        if str(key).lower() in self.methods
+                        else "not an HTTP method (a token of letters, digits and !#$%&'*+.^_`|~-)"
+                    ),
+                )
+            yield RawOperation(path, str(key), at, node, shared, pointer + "/parameters", problem)
 
     def read(self, raw: RawOperation) -> Operation:
         """Parameters, bodies and bundled `$defs` of one operation (S1).
