@@ -172,3 +172,52 @@ def test_a_link_call_reaches_a_real_upstream() -> None:
         (seen,) = upstream.seen
     assert (seen.method, seen.path) == ("LINK", "/things")
     assert result.is_error is False
+
+
+def cookie_tool(version: str, explode: bool | None = None) -> Any:
+    """A 3.x tool with one cookie parameter `prefs` of `style: cookie`."""
+    parameter: dict[str, Any] = {"name": "prefs", "in": "cookie", "style": "cookie", "schema": {}}
+    if explode is not None:
+        parameter["explode"] = explode
+    get = {"operationId": "getThings", "parameters": [parameter]}
+    return plan_document(
+        {
+            "openapi": version,
+            "info": {"title": "t", "version": "1"},
+            "paths": {"/things": {"get": get}},
+        },
+        style="flat",
+    )
+
+
+@pytest.mark.parametrize(
+    ("explode", "value", "cookie"),
+    [
+        (None, "abc", "prefs=abc"),
+        (None, {"theme": "dark", "lang": "en"}, "theme=dark; lang=en"),  # explode: true
+        (None, ["a", "b"], "prefs=a; prefs=b"),
+        (False, {"theme": "dark", "lang": "en"}, "prefs=theme,dark,lang,en"),
+        (False, ["a", "b"], "prefs=a,b"),
+        (None, "a%20b", "prefs=a%20b"),  # as given: nothing escaped
+    ],
+)
+def test_a_cookie_style_parameter_is_sent_as_cookie_text(
+    explode: bool | None, value: Any, cookie: str
+) -> None:
+    """S26.5: `style: cookie`: name=value pairs joined by `; `, exploded by default; a
+    non-exploded object or array is `name=a,b`; values are sent as given (nothing escaped)."""
+    (tool,) = cookie_tool("3.2.0", explode).tools
+    request = tool.call({"prefs": value})
+    assert dict(request.headers)["cookie"] == cookie
+
+
+def test_a_cookie_style_value_that_is_not_cookie_text_is_refused() -> None:
+    """S26.5: a value the cookie style would have to escape (a space, `;`, `,`) is an argument
+    error; in a 3.1 document `style: cookie` is no style (a planning error)."""
+    from toolshape import ArgumentError
+
+    (tool,) = cookie_tool("3.2.0").tools
+    with pytest.raises(ArgumentError, match="can't be sent as cookie text"):
+        tool.call({"prefs": "a; admin=1"})
+    (refused,) = cookie_tool("3.1.0").errors
+    assert "has style 'cookie', which cookie parameters can't use (form)" in str(refused)

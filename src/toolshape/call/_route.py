@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
@@ -323,6 +324,8 @@ def _cookie_pairs(
     """Cookie parameters per `form` style, percent-encoded; the delimiters of a non-exploded
     array or object are left raw, the items' own encoded (S12.1). An exploded object's key may
     not be another cookie's name (`names`: declared, or a credential's, S18.3)."""
+    if route.style == "cookie":
+        return _cookie_style(route, value, names)
     name = percent(route.name)
     if route.content_type is not None:
         return [(name, percent(json.dumps(value, ensure_ascii=False, allow_nan=False)))]
@@ -332,17 +335,59 @@ def _cookie_pairs(
     if isinstance(value, dict):
         pairs = [(percent(k), percent(v)) for k, v in pairs_of(value)]
         if route.explode:
-            forged = sorted(k for k in value if k in names and k != route.name)
-            if forged:
-                raise Refused(
-                    None,
-                    "style",
-                    f"the key `{forged[0]}` would be sent as the cookie `{forged[0]}`, which "
-                    "this operation sets otherwise (an exploded object's keys become names)",
-                )
+            _not_forged(route, value, names)
             return pairs
         return [(name, ",".join(f"{k},{v}" for k, v in pairs))]
     return [(name, percent(text_of(value)))]
+
+
+#: RFC 6265 `cookie-octet`: what a value sent in `style: cookie` may hold (no space, `"`, `,`,
+#: `;` or `\\`), as given: that style escapes nothing (S26.5).
+_COOKIE_OCTETS = re.compile(r"[\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]*")
+
+
+def _cookie_style(
+    route: ParameterRoute, value: Unchecked, names: frozenset[str]
+) -> list[tuple[str, str]]:
+    """S26.5: `style: cookie`: name=value pairs (an exploded object's keys as names), nothing
+    escaped, so each value must already be cookie text; a non-exploded array or object joins
+    its items with `,`."""
+    if isinstance(value, dict):
+        pairs = list(pairs_of(value))
+        texts = [t for pair in pairs for t in pair]
+    else:
+        pairs = []
+        texts = [text_of(v) for v in value] if isinstance(value, list) else [text_of(value)]
+    bad = next((t for t in texts if not _COOKIE_OCTETS.fullmatch(t)), None)
+    if bad is not None:
+        raise Refused(
+            None,
+            "style",
+            f"{json.dumps(bad)} can't be sent as cookie text (style cookie escapes nothing: "
+            "no space, quote, comma, semicolon or backslash)",
+        )
+    if isinstance(value, dict) and route.explode:
+        _not_forged(route, value, names)
+        return pairs
+    if isinstance(value, list) and route.explode:
+        return [(route.name, text) for text in texts]
+    return [(route.name, ",".join(texts))]
+
+
+def _not_forged(route: ParameterRoute, value: dict[str, Unchecked], names: frozenset[str]) -> None:
+    """S18.3: an exploded object's key may not be another cookie's name.
+
+    Raises:
+        Refused: one is.
+    """
+    forged = sorted(k for k in value if k in names and k != route.name)
+    if forged:
+        raise Refused(
+            None,
+            "style",
+            f"the key `{forged[0]}` would be sent as the cookie `{forged[0]}`, which "
+            "this operation sets otherwise (an exploded object's keys become names)",
+        )
 
 
 def _inbound(headers: Inbound, tool: str) -> list[tuple[str, str]]:

@@ -56,7 +56,7 @@ STYLES: Mapping[Channel, frozenset[ParamStyle]] = {
     "path": frozenset({"simple", "label", "matrix"}),
     "query": frozenset({"form", "spaceDelimited", "pipeDelimited", "deepObject"}),
     "header": frozenset({"simple"}),
-    "cookie": frozenset({"form"}),
+    "cookie": frozenset({"form", "cookie"}),  # `cookie`: OpenAPI 3.2 only (S26.5)
 }
 
 #: S12.1: the style of a parameter that names none.

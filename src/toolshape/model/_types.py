@@ -23,7 +23,7 @@ Channel: TypeAlias = Literal["path", "query", "header", "cookie", "body"]
 """Where an input travels: `path`, `query`, `header`, `cookie` (parameters) or `body`."""
 
 ParamStyle: TypeAlias = Literal[
-    "simple", "label", "matrix", "form", "spaceDelimited", "pipeDelimited", "deepObject"
+    "simple", "label", "matrix", "form", "spaceDelimited", "pipeDelimited", "deepObject", "cookie"
 ]
 """How a parameter's value is serialized (OpenAPI "Style Values", S12.1)."""
 

@@ -623,7 +623,7 @@ def route(p: Parameter, options: Options, aliases: Aliases) -> ParameterRoute:
         name=p.name,
         channel=p.channel,
         style=p.style or "simple",
-        explode=p.explode if p.explode is not None else p.style == "form",
+        explode=p.explode if p.explode is not None else p.style in ("form", "cookie"),
         allow_reserved=p.allow_reserved,
         content_type=p.content_type,
         required=p.required,

@@ -136,7 +136,8 @@ class DocumentReader:
         self.source = source
         self.is_30 = version.startswith("3.0")
         # S26.1, S26.2: a 3.2 document is read as 3.1 is, and its path items have `query` too.
-        self.methods = (*METHODS, "query") if version.startswith("3.2") else METHODS
+        self.is_32 = version.startswith("3.2")
+        self.methods = (*METHODS, "query") if self.is_32 else METHODS
         dialect = document.get("jsonSchemaDialect") if not self.is_30 else None
         known = dialect_of(dialect) if isinstance(dialect, str) else None
         self.default_dialect = OPENAPI30 if self.is_30 else (known.uri if known else DRAFT2020_12)
@@ -601,8 +602,9 @@ class DocumentReader:
                     f"{node[flag]!r}, which is not a boolean",
                     "S1.1",
                 )
-        if style is not None and (not isinstance(style, str) or style not in STYLES[channel]):
-            allowed = ", ".join(sorted(STYLES[channel]))
+        styles = STYLES[channel] if self.is_32 else STYLES[channel] - {"cookie"}  # S26.5
+        if style is not None and (not isinstance(style, str) or style not in styles):
+            allowed = ", ".join(sorted(styles))
             fail(
                 "parameter",
                 f"the {channel} parameter `{name}` at `{pointer}` has style {style!r}, which "
