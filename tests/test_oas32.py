@@ -221,3 +221,55 @@ def test_a_cookie_style_value_that_is_not_cookie_text_is_refused() -> None:
         tool.call({"prefs": "a; admin=1"})
     (refused,) = cookie_tool("3.1.0").errors
     assert "has style 'cookie', which cookie parameters can't use (form)" in str(refused)
+
+
+def test_a_tag_selects_the_operations_of_its_children() -> None:
+    """S26.9: `Select(tags=[T])` keeps operations tagged with a tag whose `parent` chain
+    reaches `T` (and `exclude_tags` leaves them out alike)."""
+    doc = document(
+        get={"operationId": "listThings", "tags": ["cats"]},
+        put={"operationId": "putThings", "tags": ["things"]},
+    )
+    doc["paths"]["/things"]["query"]["tags"] = ["kittens"]
+    doc["tags"] = [
+        {"name": "pets", "kind": "nav", "summary": "Pets"},
+        {"name": "cats", "parent": "pets"},
+        {"name": "kittens", "parent": "cats"},
+        {"name": "loop", "parent": "loop"},
+    ]
+    kept = plan_document(doc, select=Select(tags=["pets"])).tools
+    assert sorted(t.name for t in kept) == ["findThings", "listThings"]
+    left = plan_document(doc, select=Select(exclude_tags=["cats"])).tools
+    assert [t.name for t in left] == ["putThings"]
+
+
+def test_oauth2_of_3_2_is_a_bearer_token_and_a_deprecated_scheme_is_warned() -> None:
+    """S26.10: a scheme with `oauth2MetadataUrl` or a `deviceAuthorization` flow is OAuth2 (a
+    bearer credential); a `deprecated: true` scheme an operation accepts gives a warning."""
+    doc = document()
+    doc["components"] = {
+        "securitySchemes": {
+            "device": {
+                "type": "oauth2",
+                "oauth2MetadataUrl": "https://auth.example/.well-known/oauth-authorization-server",
+                "flows": {
+                    "deviceAuthorization": {
+                        "deviceAuthorizationUrl": "https://auth.example/device",
+                        "tokenUrl": "https://auth.example/token",
+                        "scopes": {},
+                    }
+                },
+                "deprecated": True,
+            }
+        }
+    }
+    doc["security"] = [{"device": []}]
+    result = plan_document(doc, style="flat")
+    (tool,) = result.tools
+    request = tool.call({"text": "x"}, credentials={"device": "t0ken"})
+    assert dict(request.headers)["authorization"] == "Bearer t0ken"
+    (warning,) = [d for d in result.diagnostics if "deprecated" in d.message]
+    assert warning.level == "warning"
+    assert "accepts the security scheme `device`, which the document marks deprecated" in (
+        warning.message
+    )

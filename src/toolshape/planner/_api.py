@@ -132,12 +132,13 @@ def plan_document(
     names = Taken()  # S19.2: portable names given so far, for their suffixes
     seen: set[str] = set()
     select = keywords.get("select")
+    parents = tag_parents(document) if isinstance(select, Select) else {}
     left_out = operations = 0
     for raw in reader.operations():
         operations += 1
         key = operation_key(raw)[0]
         seen.add(key)
-        if isinstance(select, Select) and not _selected(select, raw, key):
+        if isinstance(select, Select) and not _selected(select, raw, key, parents):
             left_out += 1
             continue
         outcome = plan_operation_tools(reader, raw, server, tools, names)
@@ -203,17 +204,41 @@ def _selects_nothing(asked: str, count: int, source: str) -> PlanError:
     )
 
 
-def _selected(select: Select, raw: RawOperation, key: str) -> bool:
-    """S20.1: whether `select` keeps the operation."""
+def _selected(
+    select: Select, raw: RawOperation, key: str, parents: Mapping[str, str] | None = None
+) -> bool:
+    """S20.1: whether `select` keeps the operation; S26.9: a tag counts with every tag its
+    `parent` chain reaches (`parents`: each tag's parent, from the document's `tags`)."""
     node = raw.node if isinstance(raw.node, Mapping) else {}
     tags = node.get("tags")
+    own = [t for t in tags if isinstance(t, str)] if isinstance(tags, list) else []
     return select.keeps(
         key=key,
         method=raw.method,
         path=raw.path,
-        tags=[t for t in tags if isinstance(t, str)] if isinstance(tags, list) else [],
+        tags=[a for tag in own for a in _ancestry(tag, parents or {})],
         deprecated=node.get("deprecated") is True,
     )
+
+
+def tag_parents(document: Mapping[str, Unchecked]) -> dict[str, str]:
+    """S26.9: each tag's `parent` (OpenAPI 3.2), from the document's `tags`."""
+    tags = document.get("tags")
+    return {
+        tag["name"]: tag["parent"]
+        for tag in (tags if isinstance(tags, list) else [])
+        if isinstance(tag, Mapping)
+        and isinstance(tag.get("name"), str)
+        and isinstance(tag.get("parent"), str)
+    }
+
+
+def _ancestry(tag: str, parents: Mapping[str, str]) -> list[str]:
+    """`tag`, its parent, its parent's parent ... (a cycle ends where it repeats)."""
+    chain = [tag]
+    while (parent := parents.get(chain[-1])) is not None and parent not in chain:
+        chain.append(parent)
+    return chain
 
 
 def _unused_fixed(
@@ -280,7 +305,9 @@ def plan_operation(
     select = keywords.get("select")
     for raw in reader.operations():
         if raw.path == path and raw.method == method.lower():
-            if isinstance(select, Select) and not _selected(select, raw, operation_key(raw)[0]):
+            if isinstance(select, Select) and not _selected(
+                select, raw, operation_key(raw)[0], tag_parents(document)
+            ):
                 raise DocumentError(
                     "document",
                     f"`select` leaves out the operation {method.upper()} {path}",

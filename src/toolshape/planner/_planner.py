@@ -98,12 +98,31 @@ def plan_operation_tools(
             out.errors.append(outcome)
         else:
             out.plans.append(outcome)
+    out.notes.extend(_deprecated(out.plans, reader, Place(named(None), label, location)))
     if not out.plans and not out.errors and op.bodies and server.content_types == "preferred":
         out.notes.append(_not_listed(Place(named(None), label, location), op.bodies))
     if reader.converted is not None:  # S20.3: requests under `basePath`, pointers into 2.0
         out.plans = [_from_swagger(plan, reader) for plan in out.plans]
         out.errors = [_error_from_swagger(error, reader) for error in out.errors]
     return out
+
+
+def _deprecated(plans: Sequence[Plan], reader: DocumentReader, place: Place) -> list[Diagnostic]:
+    """S26.10: a warning for each security scheme the operation accepts that the document
+    marks `deprecated`."""
+    if not plans:
+        return []
+    marked = reader.deprecated_schemes()
+    accepted = dict.fromkeys(s.name for alt in plans[0].security for s in alt if s.name in marked)
+    return [
+        place.note(
+            "warning",
+            "MCP tool security scheme deprecated",
+            f"the operation accepts the security scheme `{name}`, which the document marks "
+            "deprecated: calls may stop working once the API drops it",
+        )
+        for name in accepted
+    ]
 
 
 #: S20.1: the request content types toolshape prefers, best first (then document order).

@@ -351,6 +351,16 @@ class DocumentReader:
             raise found
         return found
 
+    def deprecated_schemes(self) -> frozenset[str]:
+        """S26.10: the security schemes `components.securitySchemes` marks `deprecated`."""
+        components = self.document.get("components")
+        schemes = components.get("securitySchemes") if is_map(components) else None
+        return frozenset(
+            str(name)
+            for name, node in (schemes.items() if is_map(schemes) else ())
+            if is_map(node) and node.get("deprecated") is True
+        )
+
     def _requirements(self, given: Unchecked, pointer: str) -> Security:
         if not isinstance(given, list):
             fail("document", f"the `security` at `{pointer}` is a {kind_of(given)}, not a list")
