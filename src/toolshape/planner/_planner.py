@@ -98,7 +98,7 @@ def plan_operation_tools(
             out.errors.append(outcome)
         else:
             out.plans.append(outcome)
-    out.notes.extend(_deprecated(out.plans, reader, Place(named(None), label, location)))
+    out.notes.extend(_deprecated(out.plans, reader, label, location))
     if not out.plans and not out.errors and op.bodies and server.content_types == "preferred":
         out.notes.append(_not_listed(Place(named(None), label, location), op.bodies))
     if reader.converted is not None:  # S20.3: requests under `basePath`, pointers into 2.0
@@ -107,11 +107,14 @@ def plan_operation_tools(
     return out
 
 
-def _deprecated(plans: Sequence[Plan], reader: DocumentReader, place: Place) -> list[Diagnostic]:
+def _deprecated(
+    plans: Sequence[Plan], reader: DocumentReader, label: str, location: str
+) -> list[Diagnostic]:
     """S26.10: a warning for each security scheme the operation accepts that the document
-    marks `deprecated`."""
+    marks `deprecated` (named for the operation's first tool)."""
     if not plans:
         return []
+    place = Place(plans[0].name, label, location)
     marked = reader.deprecated_schemes()
     accepted = dict.fromkeys(s.name for alt in plans[0].security for s in alt if s.name in marked)
     return [
