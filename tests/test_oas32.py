@@ -4,6 +4,7 @@ operations (S26.2). Each rule from a small inline document."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -12,7 +13,9 @@ import pytest
 from mcp import Client
 
 from toolshape import DocumentError, Select, plan_document
-from toolshape.server import Api, build_server
+from toolshape.server import Api, build_server, search
+from toolshape.server._prepare import prepare
+from toolshape.server._settings import ApiSettings
 
 FILTER = {
     "type": "object",
@@ -241,6 +244,32 @@ def test_a_tag_selects_the_operations_of_its_children() -> None:
     assert sorted(t.name for t in kept) == ["findThings", "listThings"]
     left = plan_document(doc, select=Select(exclude_tags=["cats"])).tools
     assert [t.name for t in left] == ["putThings"]
+
+
+def test_a_tag_summary_is_its_title_in_discovery_search(tmp_path: Path) -> None:
+    """S26.9: a tag's `summary` is its title: `search_operations` finds the tools of a tag by
+    its title's words (which appear nowhere else), in a document's served API."""
+    doc = document(get={"operationId": "listThings", "tags": ["hw"]})
+    doc["tags"] = [{"name": "hw", "summary": "Hardware inventory"}, {"name": "x", "summary": 3}]
+    result = plan_document(doc)
+    assert result.tag_titles == {"hw": "Hardware inventory"}
+    assert [p.name for p in search(result.tools, "inventory")] == []
+    found = search(result.tools, "inventory", tag_titles=result.tag_titles)
+    assert [p.name for p in found] == ["listThings"]
+    spec = tmp_path / "openapi.json"
+    spec.write_text(json.dumps(doc), encoding="utf-8")
+    settings = ApiSettings(document=str(spec), base_url="http://api.test")
+    (api,) = prepare([settings], "toolshape serve", {}, lambda line: None)
+    assert api.tag_titles == {"hw": "Hardware inventory"}
+
+    async def run() -> Any:
+        async with Client(build_server([api], discovery=True), mode="legacy") as client:
+            return await client.call_tool("search_operations", {"query": "hardware"})
+
+    answer = anyio.run(run)
+    assert [row["name"] for row in json.loads(answer.content[0].text)["operations"]] == [
+        "listThings"
+    ]
 
 
 def test_oauth2_of_3_2_is_a_bearer_token_and_a_deprecated_scheme_is_warned() -> None:

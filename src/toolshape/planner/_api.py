@@ -170,6 +170,7 @@ def plan_document(
         style=server.style,
         options=server.options,
         server_url=reader.server_url(),
+        tag_titles=tag_titles(document),
     )
 
 
@@ -223,13 +224,23 @@ def _selected(
 
 def tag_parents(document: Mapping[str, Unchecked]) -> dict[str, str]:
     """S26.9: each tag's `parent` (OpenAPI 3.2), from the document's `tags`."""
+    return _tag_field(document, "parent")
+
+
+def tag_titles(document: Mapping[str, Unchecked]) -> dict[str, str]:
+    """S26.9: each tag's `summary` (OpenAPI 3.2: its title), from the document's `tags`."""
+    return _tag_field(document, "summary")
+
+
+def _tag_field(document: Mapping[str, Unchecked], key: str) -> dict[str, str]:
+    """Each tag's `key` that is a string, by tag name (other tags and values left out)."""
     tags = document.get("tags")
     return {
-        tag["name"]: tag["parent"]
+        tag["name"]: tag[key]
         for tag in (tags if isinstance(tags, list) else [])
         if isinstance(tag, Mapping)
         and isinstance(tag.get("name"), str)
-        and isinstance(tag.get("parent"), str)
+        and isinstance(tag.get(key), str)
     }
 
 

@@ -345,6 +345,9 @@ class PlanResult:
     """S23.4: the document's first server URL, its variables at their defaults (a Swagger 2.0
     document's `scheme://host`: requests carry `basePath` themselves), as written — possibly
     relative; None when the document names no server."""
+    tag_titles: Mapping[str, str] = field(default_factory=dict)
+    """S26.9: each tag's `summary` (OpenAPI 3.2), its title in discovery search (a plans file
+    does not keep them)."""
 
     def _tables(self) -> list[tuple[str, tuple[str, ...], list[_show.Row]]]:
         """The tools, then the errors (when any), each as a titled table."""

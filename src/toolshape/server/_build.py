@@ -33,7 +33,7 @@ from toolshape.model._types import SecurityScheme
 from toolshape.model._version import __version__
 from toolshape.plans._plan import Plan
 from toolshape.server._profiles import CLIENT_PROFILES, ClientProfile, budgeted, profile_for
-from toolshape.server._search import Index, index, query_problem, ranked
+from toolshape.server._search import Index, indexed, query_problem, ranked
 from toolshape.server._upstream import Api, error_text, failure, forward
 from toolshape.views._read import SAME
 from toolshape.views._table import VIEWS, inline_tool, view_of
@@ -121,7 +121,7 @@ class Catalog:
     @functools.cached_property
     def words(self) -> Index:
         """What `search_operations` ranks: every plan's words, read on the first search."""
-        return index(entry.plan for entry in self.entries)
+        return indexed((entry.plan, entry.api.tag_titles) for entry in self.entries)
 
     def page(self, cursor: str | None) -> types.ListToolsResult:
         """The page a `tools/list` cursor names (None: the first): whole tools in document

@@ -115,6 +115,7 @@ def _api(
         max_retry_wait=float(settings.max_retry_wait),
         schema_view=settings.schema_view,
         inline_refs=settings.inline_refs,
+        tag_titles=result.tag_titles,
     )
 
 

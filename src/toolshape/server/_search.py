@@ -1,8 +1,8 @@
 """S23.7, S27.7: finding the tools of a large API by words — what `toolshape serve
 --discovery`'s `search_operations` answers with, as a pure function of the plans.
 
-BM25 over each tool's words (its name, title, tags, path and description, weighted in that
-order), a word's singular and plural alike and a few verbs by their usual synonyms
+BM25 over each tool's words (its name, title, tags with their titles, path and description,
+weighted in that order), a word's singular and plural alike and a few verbs by their usual synonyms
 (`delete contact` finds `contacts_remove`).
 """
 
@@ -53,17 +53,23 @@ def _term(word: str) -> str:
     return _CANONICAL.get(word, word)
 
 
-def search(plans: Iterable[Plan], query: str, limit: int = 10) -> list[Plan]:
+def search(
+    plans: Iterable[Plan],
+    query: str,
+    limit: int = 10,
+    *,
+    tag_titles: Mapping[str, str] | None = None,
+) -> list[Plan]:
     """S23.7, S27.7: the plans that best match the words of `query`, best first (at most
     `limit`): BM25 over each tool's words, a word in its name counting most, then its title,
-    its tags, its path and its description. Tools no query word matches are left out; ties
-    keep the plans' order. (`ranked(index(plans), ...)`: a server that searches the same plans
-    again keeps the index.)
+    its tags (each with its title from `tag_titles`, S26.9: `PlanResult.tag_titles`), its path
+    and its description. Tools no query word matches are left out; ties keep the plans' order.
+    (`ranked(index(plans), ...)`: a server that searches the same plans again keeps the index.)
 
     Raises:
         ValueError: a query of more than 64 words or 1,024 characters (S27.7).
     """
-    return ranked(index(plans), query, limit)
+    return ranked(index(plans, tag_titles), query, limit)
 
 
 def query_problem(query: str) -> str | None:
@@ -96,12 +102,20 @@ class Index:
     average: float
 
 
-def index(plans: Iterable[Plan]) -> Index:
-    """The words of every plan's name, title, tags, path and description, read once."""
-    tools = []
+def index(plans: Iterable[Plan], tag_titles: Mapping[str, str] | None = None) -> Index:
+    """The words of every plan's name, title, tags (each with its title in `tag_titles`),
+    path and description, read once."""
+    titles = tag_titles or {}
+    return indexed((plan, titles) for plan in plans)
+
+
+def indexed(tools: Iterable[tuple[Plan, Mapping[str, str]]]) -> Index:
+    """`index` of plans each with its own API's tag titles."""
+    entries = []
     having: dict[str, int] = {}
-    for plan in plans:
-        texts = (plan.name, plan.title or "", " ".join(plan.tags), plan.path, plan.description)
+    for plan, titles in tools:
+        tags = " ".join(f"{tag} {titles.get(tag, '')}" for tag in plan.tags)
+        texts = (plan.name, plan.title or "", tags, plan.path, plan.description)
         counts: dict[str, float] = {}
         length = 0.0
         for weight, text in zip(_WEIGHTS, texts, strict=True):
@@ -110,9 +124,9 @@ def index(plans: Iterable[Plan]) -> Index:
                 length += weight
         for word in counts:
             having[word] = having.get(word, 0) + 1
-        tools.append(Indexed(plan, counts, length))
-    average = sum(t.length for t in tools) / len(tools) if tools else 1.0
-    return Index(tuple(tools), having, average or 1.0)
+        entries.append(Indexed(plan, counts, length))
+    average = sum(t.length for t in entries) / len(entries) if entries else 1.0
+    return Index(tuple(entries), having, average or 1.0)
 
 
 def ranked(indexed: Index, query: str, limit: int = 10) -> list[Plan]:

@@ -77,6 +77,8 @@ class Api:
     schema is that view's parameters, and calls read back from it (S22.3) before `Plan.call`."""
     inline_refs: bool = False
     """S25.3: every schema listed with no `$ref` and no `$defs` (the view's, inlined)."""
+    tag_titles: Mapping[str, str] = field(default_factory=dict)
+    """S26.9: each tag's title (its `summary`), words discovery search finds its tools by."""
 
     @property
     def label(self) -> str:
