@@ -3,8 +3,10 @@ operations (S26.2). Each rule from a small inline document."""
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
+from tempfile import TemporaryDirectory
 from typing import Any
 
 import anyio
@@ -13,6 +15,7 @@ import pytest
 from mcp import Client
 
 from toolshape import DocumentError, Select, plan_document
+from toolshape.cli import main
 from toolshape.server import Api, build_server, search
 from toolshape.server._prepare import prepare
 from toolshape.server._settings import ApiSettings
@@ -302,3 +305,103 @@ def test_oauth2_of_3_2_is_a_bearer_token_and_a_deprecated_scheme_is_warned() -> 
     assert "accepts the security scheme `device`, which the document marks deprecated" in (
         warning.message
     )
+
+
+def run_cli(*argv: str) -> tuple[int, str]:
+    """`toolshape` with `argv`: its exit status and what it wrote on stderr."""
+    err = io.StringIO()
+    code = main(list(argv), io.StringIO(), err)
+    return code, err.getvalue()
+
+
+def named_servers(base_url: str) -> dict[str, Any]:
+    """A 3.2 document whose first server is unreachable and whose server `local` is
+    `base_url` (its port a variable with a default), beside one named twice."""
+    doc = document()
+    host, port = base_url.rsplit(":", 1)
+    doc["servers"] = [
+        {"url": "https://prod.example/v1", "name": "prod"},
+        {"url": host + ":{port}", "name": "local", "variables": {"port": {"default": port}}},
+        {"url": "https://later.example", "name": "prod"},
+        {"url": "relative/v1", "name": "near"},
+    ]
+    return doc
+
+
+def test_a_server_name_picks_the_base_url(tmp_path: Path) -> None:
+    """S26.11: `--server NAME` (config `server`) serves the document's server of that name,
+    its variables at their defaults (the first of a name given twice); a name the document
+    does not give, a relative URL, or both `--server` and `--base-url` are refused naming
+    the setting (a plans file keeps only the first server's URL)."""
+    spec = tmp_path / "openapi.json"
+    spec.write_text(json.dumps(named_servers("http://127.0.0.1:9")), encoding="utf-8")
+
+    def base(**given: Any) -> str:
+        settings = ApiSettings(document=str(spec), **given)
+        (api,) = prepare([settings], "toolshape serve", {}, lambda line: None)
+        return api.base_url
+
+    assert base() == "https://prod.example/v1"
+    assert base(server="local") == "http://127.0.0.1:9"
+    assert base(server="prod") == "https://prod.example/v1"
+    said = "toolshape: toolshape serve: "
+    assert run_cli("serve", str(spec), "--server", "staging") == (
+        2,
+        f"{said}--server: no server is named 'staging' (the document's named servers are: "
+        "'prod', 'local', 'near')\n",
+    )
+    assert run_cli("serve", str(spec), "--server", "near") == (
+        2,
+        f"{said}--server: the server 'near' `relative/v1` is relative; give the API's base URL\n",
+    )
+    both = run_cli("serve", str(spec), "--server", "local", "--base-url", "http://a.test")
+    assert both == (2, f"{said}--base-url, --server: give one of them, not both\n")
+    plans = tmp_path / "plans.json"
+    assert run_cli("plan", str(spec), "--out", str(plans))[0] == 0
+    assert run_cli("serve", "--plans", str(plans), "--server", "local") == (
+        2,
+        f"{said}--server: no server is named 'local' (the plans file keeps no server names)\n",
+    )
+
+
+def test_a_response_with_a_summary_and_no_description_is_read() -> None:
+    """S26.11: a 3.2 response may have a `summary` and no `description`; it is read as any
+    response (its output schema from its content)."""
+    doc = document(
+        get={
+            "operationId": "listThings",
+            "responses": {
+                "200": {
+                    "summary": "The things",
+                    "content": {"application/json": {"schema": {"type": "array"}}},
+                }
+            },
+        }
+    )
+    tool = plan_document(doc, style="flat").tools[1]
+    assert tool.name == "listThings"
+    assert "array" in tool.to_mcp_tool()["outputSchema"]["properties"]["result"]["type"]
+
+
+@pytest.mark.integration
+def test_a_named_server_is_where_calls_go() -> None:
+    """S26.11 end to end: `serve --server local` sends a call to that server (a real
+    upstream), not to the document's first."""
+    from contextlib import contextmanager
+
+    from tests import upstream as up
+
+    with contextmanager(up.running)() as upstream, TemporaryDirectory() as folder:
+        spec = Path(folder) / "openapi.json"
+        spec.write_text(json.dumps(named_servers(upstream.base_url)), encoding="utf-8")
+        settings = ApiSettings(document=str(spec), server="local", style="flat")
+        (api,) = prepare([settings], "toolshape serve", {}, lambda line: None)
+
+        async def run() -> Any:
+            async with Client(build_server([api]), mode="legacy") as client:
+                return await client.call_tool("findThings", {"text": "x"})
+
+        result = anyio.run(run)
+        (seen,) = upstream.seen
+    assert (seen.method, seen.path) == ("QUERY", "/things")
+    assert result.is_error is False

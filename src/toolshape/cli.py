@@ -722,6 +722,9 @@ def add_serve(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--base-url", help="where the API is (default: the document's first server)"
     )
+    parser.add_argument(
+        "--server", metavar="NAME", help="the document's server of this name is where the API is"
+    )
     parser.add_argument("--transport", choices=("stdio", "http"), default="stdio")
     parser.add_argument("--host", default="127.0.0.1", help="(http) default: 127.0.0.1")
     parser.add_argument("--port", type=int, default=8000, help="(http) default: 8000")
@@ -930,6 +933,7 @@ def _api_settings(args: argparse.Namespace) -> Any:
         document=args.spec,
         plans=args.plans,
         base_url=args.base_url,
+        server=args.server,
         style=args.style or SERVE_STYLE,
         profile=args.profile,
         options=option_overrides(args),

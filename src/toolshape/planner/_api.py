@@ -170,6 +170,7 @@ def plan_document(
         style=server.style,
         options=server.options,
         server_url=reader.server_url(),
+        named_servers=reader.named_servers(),
         tag_titles=tag_titles(document),
     )
 

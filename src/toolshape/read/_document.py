@@ -171,16 +171,19 @@ class DocumentReader:
             base = self.converted.base_path
             return converted[: len(converted) - len(base)] if base else converted
         servers = self.document.get("servers")
-        first = servers[0] if isinstance(servers, list) and servers else None
-        if not is_map(first) or not isinstance(first.get("url"), str):
-            return None
-        url: str = first["url"]
-        variables = first.get("variables")
-        for name, variable in variables.items() if is_map(variables) else ():
-            default = variable.get("default") if is_map(variable) else None
-            if isinstance(default, str):
-                url = url.replace("{" + str(name) + "}", default)
-        return url
+        return _server_url(servers[0]) if isinstance(servers, list) and servers else None
+
+    def named_servers(self) -> dict[str, str]:
+        """S26.11: each server that has a `name` (OpenAPI 3.2), its URL as `server_url` gives
+        the first's, by name (the first of a name repeated)."""
+        servers = self.document.get("servers") if self.converted is None else None
+        named: dict[str, str] = {}
+        for server in servers if isinstance(servers, list) else ():
+            name = server.get("name") if is_map(server) else None
+            url = _server_url(server)
+            if isinstance(name, str) and url is not None:
+                named.setdefault(name, url)
+        return named
 
     @property
     def base_path(self) -> str:
@@ -803,3 +806,17 @@ def _tags(value: Unchecked) -> tuple[str, ...]:
         if isinstance(value, list)
         else ()
     )
+
+
+def _server_url(server: Unchecked) -> str | None:
+    """S23.4: a Server Object's URL with its variables at their defaults, or None when it has
+    no URL."""
+    if not is_map(server) or not isinstance(server.get("url"), str):
+        return None
+    url: str = server["url"]
+    variables = server.get("variables")
+    for name, variable in variables.items() if is_map(variables) else ():
+        default = variable.get("default") if is_map(variable) else None
+        if isinstance(default, str):
+            url = url.replace("{" + str(name) + "}", default)
+    return url

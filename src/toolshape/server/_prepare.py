@@ -173,27 +173,52 @@ def _keywords(settings: ApiSettings, document: Mapping[str, Any]) -> dict[str, A
 
 
 def _base_url(settings: ApiSettings, result: PlanResult, problems: list[str]) -> str | None:
-    """S23.4: the base URL given, else the document's first server's — one every call can be
-    sent to, checked before anything starts."""
+    """S23.4, S26.11: the base URL given, else the URL of the document's server named by
+    `server`, else of its first server — one every call can be sent to, checked before
+    anything starts."""
     key = settings.key("base_url")
     if settings.base_url is not None:
+        if settings.server is not None:
+            problems.append(f"{key}, {settings.key('server')}: give one of them, not both")
+            return None
         problem = url_problem(settings.base_url)
         if problem is None:
             return settings.base_url
         problems.append(f"{key}: {shown(settings.base_url)!r} {problem}")
         return None
+    if settings.server is not None:
+        return _named_server(settings, result, problems)
     url = result.server_url
     if url is None:
         problems.append(f"{key}: the document names no server; give the API's base URL")
         return None
+    return _usable(url, f"{key}: the document's first server", problems)
+
+
+def _named_server(settings: ApiSettings, result: PlanResult, problems: list[str]) -> str | None:
+    """S26.11: the URL of the document's server named `settings.server`."""
+    assert settings.server is not None
+    key, names = settings.key("server"), result.named_servers
+    if settings.server not in names:
+        where = (
+            "the plans file keeps no server names"
+            if settings.plans
+            else (f"the document's named servers are: {', '.join(map(repr, names)) or 'none'}")
+        )
+        problems.append(f"{key}: no server is named {settings.server!r} ({where})")
+        return None
+    return _usable(names[settings.server], f"{key}: the server {settings.server!r}", problems)
+
+
+def _usable(url: str, what: str, problems: list[str]) -> str | None:
+    """`url` when every call can be sent to it; else None, with a problem that names it as
+    `what` says."""
     problem = url_problem(url)
     if problem is None:
         return url
     if not _ABSOLUTE.match(url):
         problem = "is relative"
-    problems.append(
-        f"{key}: the document's first server `{shown(url)}` {problem}; give the API's base URL"
-    )
+    problems.append(f"{what} `{shown(url)}` {problem}; give the API's base URL")
     return None
 
 

@@ -42,6 +42,8 @@ class ApiSettings:
     document: str | None = None
     plans: str | None = None
     base_url: str | None = None
+    server: str | None = None
+    """S26.11: the name of the document's server whose URL is the base URL."""
     style: str = SERVE_STYLE
     profile: str = "2026-11-06"
     options: Mapping[str, Any] = field(default_factory=dict)
@@ -113,6 +115,7 @@ _SCALARS: Mapping[str, tuple[type, ...]] = {
     "document": (str,),
     "plans": (str,),
     "base_url": (str,),
+    "server": (str,),
     "style": (str,),
     "profile": (str,),
     "operations": (str,),
