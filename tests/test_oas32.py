@@ -405,3 +405,114 @@ def test_a_named_server_is_where_calls_go() -> None:
         (seen,) = upstream.seen
     assert (seen.method, seen.path) == ("QUERY", "/things")
     assert result.is_error is False
+
+
+THING = {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]}
+
+
+def media_refs(version: str = "3.2.0") -> dict[str, Any]:
+    """A document whose body, parameter and response content entries are `$ref`s to
+    `components.mediaTypes`."""
+    doc = document(version)
+    doc["paths"]["/things"]["post"] = {
+        "operationId": "makeThing",
+        "parameters": [
+            {
+                "name": "filter",
+                "in": "query",
+                "content": {"application/json": {"$ref": "#/components/mediaTypes/Filter"}},
+            }
+        ],
+        "requestBody": {"content": {"application/json": {"$ref": "#/components/mediaTypes/Thing"}}},
+        "responses": {
+            "201": {"content": {"application/json": {"$ref": "#/components/mediaTypes/Thing"}}}
+        },
+    }
+    doc["components"] = {
+        "mediaTypes": {
+            "Thing": {"schema": THING},
+            "Filter": {"schema": {"type": "object", "properties": {"q": {"type": "string"}}}},
+        }
+    }
+    return doc
+
+
+def test_a_content_entry_may_be_a_reference_to_a_media_type() -> None:
+    """S26.7: a `$ref` in a `content` entry (a body's, a parameter's, a response's) resolves
+    inside the document, `components.mediaTypes` included; in a 3.1 document it is not a
+    Media Type Object's field, so it is read as before (no schema)."""
+    result = plan_document(media_refs(), style="nested")
+    assert result.errors == ()
+    tool = next(t for t in result.tools if t.name == "makeThing")
+    properties = tool.input_schema["properties"]
+    assert properties["body"] == THING
+    assert properties["queryParams"]["properties"]["filter"] == {
+        "type": "object",
+        "properties": {"q": {"type": "string"}},
+    }
+    assert list(tool.to_mcp_tool()["outputSchema"]["properties"]) == ["id"]  # THING's
+    broken = media_refs()
+    del broken["components"]["mediaTypes"]["Thing"]
+    (refused,) = plan_document(broken).errors
+    assert (refused.kind, refused.operation) == ("reference", "makeThing")
+    assert refused.reason == (
+        "reference `#/components/mediaTypes/Thing` points to nothing in the document"
+    )
+    old = plan_document(media_refs("3.1.0"), style="nested")
+    before = next(t for t in old.tools if t.name == "makeThing")
+    assert "outputSchema" not in before.to_mcp_tool()
+    assert before.input_schema["properties"]["body"] != THING
+
+
+def self_document(ref: str, version: str = "3.2.0") -> dict[str, Any]:
+    """A document whose `$self` is `https://api.example/specs/openapi.json` and whose
+    `makeThing` body schema is `{"$ref": ref}`."""
+    doc = document(version)
+    doc["$self"] = "https://api.example/specs/openapi.json"
+    content = {"application/json": {"schema": {"$ref": ref}}}
+    doc["paths"]["/things"]["post"] = {
+        "operationId": "makeThing",
+        "requestBody": {"required": True, "content": content},
+    }
+    doc["components"] = {"schemas": {"Thing": THING}}
+    return doc
+
+
+@pytest.mark.parametrize(
+    "ref",
+    [
+        "https://api.example/specs/openapi.json#/components/schemas/Thing",
+        "openapi.json#/components/schemas/Thing",
+        "../specs/openapi.json#/components/schemas/Thing",
+    ],
+    ids=["absolute", "relative", "relative-up"],
+)
+def test_a_reference_to_the_documents_own_uri_is_local(ref: str) -> None:
+    """S26.7: `$self` is the document's base URI: a reference that resolves to it, written
+    absolute or relative to it, names a place inside the document."""
+    result = plan_document(self_document(ref), style="nested")
+    assert result.errors == ()
+    (tool,) = [t for t in result.tools if t.name == "makeThing"]
+    assert tool.input_schema["properties"]["body"] == THING
+
+
+@pytest.mark.parametrize(
+    ("ref", "version"),
+    [
+        ("https://api.example/specs/other.json#/components/schemas/Thing", "3.2.0"),
+        ("https://api.example/specs/openapi.json#/components/schemas/Thing", "3.1.0"),
+    ],
+    ids=["another-document", "3.1-has-no-self"],
+)
+def test_any_other_uri_stays_a_reference_error(ref: str, version: str) -> None:
+    """S26.7, S1.2: a reference to any other document is refused (nothing is ever fetched),
+    naming the document's `$self` when it has one; `$self` is a 3.2 field."""
+    (refused,) = plan_document(self_document(ref, version)).errors
+    within = (
+        " (its `$self` is `https://api.example/specs/openapi.json`)" if version == "3.2.0" else ""
+    )
+    assert refused.kind == "reference"
+    assert refused.reason == (
+        f"reference `{ref}` is not local to the document{within}; toolshape never retrieves "
+        "anything, so bundle it into the document"
+    )

@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
-from urllib.parse import unquote
+from urllib.parse import unquote, urldefrag, urljoin
 
 from referencing import Registry, Resource
 from referencing.exceptions import PointerToNowhere, Unresolvable
@@ -205,11 +205,21 @@ class _Walk:
 class Bundler:
     """Resolves, converts and bundles the schemas of one document (S1.2, S1.4, S4.4)."""
 
-    def __init__(self, document: Mapping[str, Unchecked], *, is_30: bool, dialect: str) -> None:
+    def __init__(
+        self,
+        document: Mapping[str, Unchecked],
+        *,
+        is_30: bool,
+        dialect: str,
+        self_uri: str | None = None,
+    ) -> None:
         self.document = document
         self.is_30 = is_30
         self.dialect = dialect
         """The document's default dialect (S1.7)."""
+        self.self_uri = urldefrag(self_uri)[0] if self_uri is not None else None
+        """S26.7: the document's own URI (an OpenAPI 3.2 `$self`): a reference that resolves
+        to it is local."""
         registry: Registry[Unchecked] = Registry().with_resource(
             _BASE_URI, Resource.opaque(document)
         )
@@ -250,11 +260,17 @@ class Bundler:
     # -- references --------------------------------------------------------------------------
 
     def pointer_of(self, ref: str) -> str:
-        """The JSON pointer a local `$ref` names (S1.2: anything else is refused)."""
+        """The JSON pointer a local `$ref` names (S1.2: anything else is refused); a reference
+        that resolves against the document's `$self` to the document itself is local (S26.7)."""
+        if not ref.startswith("#") and self.self_uri is not None:
+            uri, fragment = urldefrag(urljoin(self.self_uri, ref))
+            if uri == self.self_uri:
+                ref = "#" + fragment
         if not ref.startswith("#"):
+            within = f" (its `$self` is `{self.self_uri}`)" if self.self_uri is not None else ""
             fail(
                 "reference",
-                f"reference `{ref}` is not local to the document; "
+                f"reference `{ref}` is not local to the document{within}; "
                 "toolshape never retrieves anything, so bundle it into the document",
                 "S1.2",
             )

@@ -141,7 +141,13 @@ class DocumentReader:
         dialect = document.get("jsonSchemaDialect") if not self.is_30 else None
         known = dialect_of(dialect) if isinstance(dialect, str) else None
         self.default_dialect = OPENAPI30 if self.is_30 else (known.uri if known else DRAFT2020_12)
-        self.bundler = Bundler(document, is_30=self.is_30, dialect=self.default_dialect)
+        own = document.get("$self") if self.is_32 else None  # S26.7
+        self.bundler = Bundler(
+            document,
+            is_30=self.is_30,
+            dialect=self.default_dialect,
+            self_uri=own if isinstance(own, str) else None,
+        )
         self.outputs = outputs
         """S16.3: read each operation's success response for its output schema."""
         self.request_view = View("readOnly", base64=True, clean=self.bundler.clean)
@@ -477,15 +483,13 @@ class DocumentReader:
                 content = response.get("content") if is_map(response) else None
                 if not is_map(content):
                     continue
-                for media_type, media in content.items():
-                    if not (
-                        isinstance(media_type, str)
-                        and JSON_MEDIA.match(media_type)
-                        and is_map(media)
-                        and "schema" in media
-                    ):
+                for media_type, entry in content.items():
+                    if not (isinstance(media_type, str) and JSON_MEDIA.match(media_type)):
                         continue
-                    where = f"{pointer}/content/{escape(media_type)}/schema"
+                    media, at = self._media(entry, f"{pointer}/content/{escape(media_type)}")
+                    if not (is_map(media) and "schema" in media):
+                        continue
+                    where = f"{at}/schema"
                     refs: list[str] = []
                     schema = self.bundler.root_schema(media["schema"], where, refs)
                     defs = self.bundler.bundle(refs)
@@ -628,11 +632,10 @@ class DocumentReader:
         if "schema" in node:
             schema = self._parameter_schema(node["schema"], pointer + "/schema", refs)
         elif isinstance(node.get("content"), Mapping) and node["content"]:
-            content_type, media = next(iter(node["content"].items()))
+            content_type, entry = next(iter(node["content"].items()))
+            media, at = self._media(entry, f"{pointer}/content/{escape(str(content_type))}")
             media_schema = media.get("schema", {}) if is_map(media) else {}
-            schema = self._parameter_schema(
-                media_schema, f"{pointer}/content/{escape(str(content_type))}/schema", refs
-            )
+            schema = self._parameter_schema(media_schema, f"{at}/schema", refs)
         else:
             schema = {}
         description = node.get("description")
@@ -699,15 +702,16 @@ class DocumentReader:
         if not is_map(content):
             fail("document", f"the request body at `{pointer}` has no `content` mapping")
         bodies = []
-        for content_type, media in content.items():
-            media_pointer = f"{pointer}/content/{escape(str(content_type))}"
+        for content_type, entry in content.items():
+            key_pointer = f"{pointer}/content/{escape(str(content_type))}"
             if not isinstance(content_type, str) or not MEDIA_TYPE.match(content_type):
                 fail(
                     "document",
-                    f"the request body's content key `{content_type}` at `{media_pointer}` is "
+                    f"the request body's content key `{content_type}` at `{key_pointer}` is "
                     "not a media type (`type/subtype`), so it can't be a tool's content type",
                     "S8.2",
                 )
+            media, media_pointer = self._media(entry, key_pointer)
             if not is_map(media):
                 fail("document", f"the media type at `{media_pointer}` is not a mapping")
             schema: Schema | None = None
@@ -725,6 +729,14 @@ class DocumentReader:
                 )
             )
         return tuple(bodies)
+
+    def _media(self, entry: Unchecked, pointer: str) -> tuple[Unchecked, str]:
+        """S26.7: a `content` entry at `pointer`, and where it is — in a 3.2 document a
+        `$ref` (to `components.mediaTypes`, or anywhere in the document) followed."""
+        if not (self.is_32 and is_map(entry) and isinstance(entry.get("$ref"), str)):
+            return entry, pointer
+        media, taken = self.bundler.chain(entry, pointer)
+        return media, taken[-1]
 
     def _encoding(self, given: Unchecked, pointer: str) -> dict[str, dict[str, Unchecked]]:
         """S17.3, S17.4: a media type's `encoding` map, each entry checked; unknown keys of an
