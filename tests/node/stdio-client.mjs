@@ -6,28 +6,16 @@
 // whose structuredContent breaks the tool's outputSchema).
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { callAll, listPages, readCalls } from "./session.mjs";
 
-const chunks = [];
-for await (const chunk of process.stdin) chunks.push(chunk);
-const { calls } = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-
+const calls = await readCalls();
 const [command, ...args] = process.argv.slice(2);
 const client = new Client({ name: "toolshape-tests", version: "1.0.0" });
 await client.connect(new StdioClientTransport({ command, args, stderr: "ignore" }));
-const pages = [];
-let cursor;
-do {
-  const page = await client.listTools(cursor ? { cursor } : {});
-  pages.push({ tools: page.tools.length, bytes: Buffer.byteLength(JSON.stringify(page)) });
-  cursor = page.nextCursor;
-} while (cursor);
-const results = [];
-for (const [name, args] of calls) {
-  try {
-    results.push({ result: await client.callTool({ name, arguments: args }) });
-  } catch (error) {
-    results.push({ error: String(error) });
-  }
-}
+const pages = (await listPages(client)).map((page) => ({
+  tools: page.tools.length,
+  bytes: Buffer.byteLength(JSON.stringify(page)),
+}));
+const results = await callAll(client, calls);
 await client.close();
 process.stdout.write(JSON.stringify({ pages, results }));
