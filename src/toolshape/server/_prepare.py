@@ -187,7 +187,7 @@ def _base_url(settings: ApiSettings, result: PlanResult, problems: list[str]) ->
         problems.append(f"{key}: {shown(settings.base_url)!r} {problem}")
         return None
     if settings.server is not None:
-        return _named_server(settings, result, problems)
+        return _named_server(settings.server, settings, result, problems)
     url = result.server_url
     if url is None:
         problems.append(f"{key}: the document names no server; give the API's base URL")
@@ -195,19 +195,21 @@ def _base_url(settings: ApiSettings, result: PlanResult, problems: list[str]) ->
     return _usable(url, f"{key}: the document's first server", problems)
 
 
-def _named_server(settings: ApiSettings, result: PlanResult, problems: list[str]) -> str | None:
-    """S26.11: the URL of the document's server named `settings.server`."""
-    assert settings.server is not None
+def _named_server(
+    name: str, settings: ApiSettings, result: PlanResult, problems: list[str]
+) -> str | None:
+    """S26.11: the URL of the document's server named `name`."""
     key, names = settings.key("server"), result.named_servers
-    if settings.server not in names:
-        where = (
-            "the plans file keeps no server names"
-            if settings.plans
-            else (f"the document's named servers are: {', '.join(map(repr, names)) or 'none'}")
-        )
-        problems.append(f"{key}: no server is named {settings.server!r} ({where})")
-        return None
-    return _usable(names[settings.server], f"{key}: the server {settings.server!r}", problems)
+    if name in names:
+        return _usable(names[name], f"{key}: the server {name!r}", problems)
+    listed = ", ".join(map(repr, names)) or "none"
+    where = (
+        "the plans file keeps no server names"
+        if settings.plans
+        else f"the document's named servers are: {listed}"
+    )
+    problems.append(f"{key}: no server is named {name!r} ({where})")
+    return None
 
 
 def _usable(url: str, what: str, problems: list[str]) -> str | None:
