@@ -256,6 +256,7 @@ def test_a_tag_summary_is_its_title_in_discovery_search(tmp_path: Path) -> None:
     doc["tags"] = [{"name": "hw", "summary": "Hardware inventory"}, {"name": "x", "summary": 3}]
     result = plan_document(doc)
     assert result.tag_titles == {"hw": "Hardware inventory"}
+    assert hash(result) == hash(plan_document(doc))  # a result still hashes by value (S15.2)
     assert [p.name for p in search(result.tools, "inventory")] == []
     found = search(result.tools, "inventory", tag_titles=result.tag_titles)
     assert [p.name for p in found] == ["listThings"]

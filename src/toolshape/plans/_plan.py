@@ -345,10 +345,10 @@ class PlanResult:
     """S23.4: the document's first server URL, its variables at their defaults (a Swagger 2.0
     document's `scheme://host`: requests carry `basePath` themselves), as written — possibly
     relative; None when the document names no server."""
-    named_servers: Mapping[str, str] = field(default_factory=dict)
+    named_servers: Mapping[str, str] = field(default_factory=dict, hash=False)
     """S26.11: each named server's URL (OpenAPI 3.2), by name, as `server_url` is written —
     what `serve --server NAME` picks (a plans file does not keep them)."""
-    tag_titles: Mapping[str, str] = field(default_factory=dict)
+    tag_titles: Mapping[str, str] = field(default_factory=dict, hash=False)
     """S26.9: each tag's `summary` (OpenAPI 3.2), its title in discovery search (a plans file
     does not keep them)."""
 
