@@ -41,6 +41,14 @@ from toolshape.planner._api import plan_document
 from toolshape.plans._file import PLANS_FORMAT, dump_plans, load_plans
 from toolshape.plans._plan import Plan, PlanResult
 from toolshape.read._select import Select
+from toolshape.server._limits import (
+    MAX_DOWNLOAD_BYTES,
+    MAX_RESPONSE_BYTES,
+    MAX_RETRY_WAIT,
+    PAGE_BYTES,
+    RETRIES,
+    TIMEOUT,
+)
 from toolshape.views._model_tool import model_tool
 from toolshape.views._table import VIEWS, schema_views, view_of
 
@@ -735,7 +743,7 @@ def add_serve(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--page-bytes",
         type=int,
-        default=4 * 1024 * 1024,
+        default=PAGE_BYTES,
         help="at most this many bytes of tools per tools/list page (default 4 MiB)",
     )
     parser.add_argument(
@@ -757,29 +765,31 @@ def add_serve(parser: argparse.ArgumentParser) -> None:
         help="stderr: info logs one line per call (tool, status, ms) and each client's profile; "
         "warning only problems (default info)",
     )
-    parser.add_argument("--timeout", type=float, default=30.0, help="seconds per call (default 30)")
+    parser.add_argument(
+        "--timeout", type=float, default=TIMEOUT, help="seconds per call (default 30)"
+    )
     parser.add_argument(
         "--max-response-bytes",
         type=int,
-        default=1024 * 1024,
+        default=MAX_RESPONSE_BYTES,
         help="the most a result carries (default 1 MiB): a larger JSON answer is cut to fit",
     )
     parser.add_argument(
         "--max-download-bytes",
         type=int,
-        default=16 * 1024 * 1024,
+        default=MAX_DOWNLOAD_BYTES,
         help="the most read from the API, after decompression (default 16 MiB)",
     )
     parser.add_argument(
         "--retries",
         type=int,
-        default=2,
+        default=RETRIES,
         help="tries more for GET, HEAD, OPTIONS, PUT, DELETE, QUERY on no connection, 429, 503",
     )
     parser.add_argument(
         "--max-retry-wait",
         type=float,
-        default=10.0,
+        default=MAX_RETRY_WAIT,
         help="the longest wait (seconds) before a try again; a longer Retry-After: no try",
     )
     parser.add_argument(

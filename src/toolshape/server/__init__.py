@@ -16,10 +16,17 @@ from typing import TYPE_CHECKING
 from toolshape.model._lazy import attach
 
 if TYPE_CHECKING:  # the names as mypy sees them; at run time each loads on first use
-    from toolshape.server._build import PAGE_BYTES, PAGE_SIZE, build_server, credential_of
+    from toolshape.server._build import build_server, credential_of
+    from toolshape.server._limits import (
+        MAX_DOWNLOAD_BYTES,
+        MAX_RESPONSE_BYTES,
+        PAGE_BYTES,
+        PAGE_SIZE,
+        TIMEOUT,
+    )
     from toolshape.server._profiles import CLIENT_NAMES, CLIENT_PROFILES, ClientProfile
     from toolshape.server._search import search
-    from toolshape.server._upstream import MAX_DOWNLOAD_BYTES, MAX_RESPONSE_BYTES, TIMEOUT, Api
+    from toolshape.server._upstream import Api
 
 __all__ = [
     "CLIENT_NAMES",
@@ -36,19 +43,20 @@ __all__ = [
     "search",
 ]
 
-#: Search loads without the `serve` extra; the rest with it, each when first asked for.
+#: Search and the limits load without the `serve` extra; the rest with it, each when first
+#: asked for.
 _HOMES = {
-    "PAGE_BYTES": "toolshape.server._build",
-    "PAGE_SIZE": "toolshape.server._build",
+    "PAGE_BYTES": "toolshape.server._limits",
+    "PAGE_SIZE": "toolshape.server._limits",
     "build_server": "toolshape.server._build",
     "credential_of": "toolshape.server._build",
     "CLIENT_NAMES": "toolshape.server._profiles",
     "CLIENT_PROFILES": "toolshape.server._profiles",
     "ClientProfile": "toolshape.server._profiles",
     "search": "toolshape.server._search",
-    "MAX_DOWNLOAD_BYTES": "toolshape.server._upstream",
-    "MAX_RESPONSE_BYTES": "toolshape.server._upstream",
-    "TIMEOUT": "toolshape.server._upstream",
+    "MAX_DOWNLOAD_BYTES": "toolshape.server._limits",
+    "MAX_RESPONSE_BYTES": "toolshape.server._limits",
+    "TIMEOUT": "toolshape.server._limits",
     "Api": "toolshape.server._upstream",
 }
 

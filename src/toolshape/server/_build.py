@@ -32,6 +32,7 @@ from toolshape.model._errors import ArgumentError, CredentialError, EncodeError
 from toolshape.model._types import SecurityScheme
 from toolshape.model._version import __version__
 from toolshape.plans._plan import Plan
+from toolshape.server._limits import PAGE_BYTES, PAGE_SIZE
 from toolshape.server._profiles import CLIENT_PROFILES, ClientProfile, budgeted, profile_for
 from toolshape.server._search import Index, indexed, query_problem, ranked
 from toolshape.server._upstream import Api, error_text, failure, forward
@@ -39,11 +40,6 @@ from toolshape.views._read import SAME
 from toolshape.views._table import VIEWS, inline_tool, view_of
 from toolshape.views._tool import ModelTool
 
-#: S25.2: the most bytes of serialized tools on one `tools/list` page (well under the 10 MiB
-#: the TypeScript client reads in one message); `page_size` may also cap the count.
-PAGE_BYTES = 4 * 1024 * 1024
-#: S23.2: no count limit on a page unless the server is told one (`--page-size`).
-PAGE_SIZE: int | None = None
 LOG = logging.getLogger("toolshape.server")
 #: S25.4: one line at each client's first request, naming it and its profile.
 CLIENTS = logging.getLogger("toolshape.server.clients")

@@ -19,7 +19,8 @@ from mcp.server.stdio import stdio_server
 from starlette.applications import Starlette
 
 from toolshape.model._version import __version__
-from toolshape.server._build import PAGE_BYTES, PAGE_SIZE, build_server
+from toolshape.server._build import build_server
+from toolshape.server._limits import PAGE_BYTES, PAGE_SIZE
 from toolshape.server._prepare import prepare
 from toolshape.server._settings import ApiSettings
 from toolshape.server._upstream import Api

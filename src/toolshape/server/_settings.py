@@ -19,15 +19,14 @@ from toolshape.model._errors import SettingsError
 from toolshape.model._json import json_problem, json_text
 from toolshape.model._options import PROFILES, SERVE_PRESET, SERVE_STYLE, Options, option_kinds
 from toolshape.read._select import Select
-from toolshape.server._upstream import (
+from toolshape.server._limits import (
     MAX_DOWNLOAD_BYTES,
     MAX_RESPONSE_BYTES,
     MAX_RETRY_WAIT,
     RETRIES,
     TIMEOUT,
-    LargeResponse,
-    SchemaView,
 )
+from toolshape.server._upstream import LargeResponse, SchemaView
 from toolshape.views._table import schema_views
 
 

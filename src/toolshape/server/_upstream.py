@@ -26,19 +26,18 @@ from toolshape.call._fit import fit
 from toolshape.call._result import decode, is_json, is_text, media_type
 from toolshape.model._types import Request
 from toolshape.plans._plan import Plan
+from toolshape.server._limits import (
+    MAX_DOWNLOAD_BYTES,
+    MAX_RESPONSE_BYTES,
+    MAX_RETRY_WAIT,
+    RETRIES,
+    TIMEOUT,
+)
 
 SchemaView: TypeAlias = str
 """S22.6: the input schema a server advertises: the plan's (`mcp`), or a model view's by its
 name in the table of views (`toolshape.views.schema_views()`: `openai-strict`, `gemini`)."""
 
-#: S23.5, S25.6: the defaults of `--timeout` (seconds), `--max-response-bytes` (what a result
-#: may carry) and `--max-download-bytes` (the most read from the API, after decompression).
-TIMEOUT = 30.0
-MAX_RESPONSE_BYTES = 1024 * 1024
-MAX_DOWNLOAD_BYTES = 16 * 1024 * 1024
-#: S27.4: the defaults of `--retries` and `--max-retry-wait` (seconds).
-RETRIES = 2
-MAX_RETRY_WAIT = 10.0
 LargeResponse: TypeAlias = Literal["cut", "error"]
 """S25.6: a JSON answer past `max_response_bytes` (and within the download) is cut to fit
 (`cut`), or is S23.5's error (`error`)."""
