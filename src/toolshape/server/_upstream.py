@@ -80,6 +80,11 @@ class Api:
     """S26.9: each tag's title (its `summary`), words discovery search finds its tools by."""
 
     @property
+    def read_limit(self) -> int:
+        """S25.6: the most of an answer read (a result's cap, when that is the larger)."""
+        return max(self.max_download_bytes, self.max_response_bytes)
+
+    @property
     def label(self) -> str:
         """How texts name the API: its name, else its base URL's host."""
         return self.name or host_of(self.base_url) or "the API"
@@ -121,7 +126,7 @@ async def forward(
     wire = [(name.encode("latin-1"), value.encode("latin-1")) for name, value in outbound]
     if not any(name.lower() == b"accept-encoding" for name, _ in wire):
         wire.append((b"accept-encoding", b"gzip, deflate"))  # what `_Inflater` reads
-    limit = max(api.max_download_bytes, api.max_response_bytes)
+    limit = api.read_limit
     tries = 1 + (api.retries if request.method.upper() in RETRIED else 0)
     for attempt in range(1, tries + 1):
         try:
@@ -366,8 +371,8 @@ def _oversized(
     kind, charset = media_type(headers)
     if downloaded:
         head = (
-            f"the answer is larger than {max(api.max_download_bytes, api.max_response_bytes)} "
-            f"bytes (--max-download-bytes); the rest was not read"
+            f"the answer is larger than {api.read_limit} bytes (--max-download-bytes); "
+            "the rest was not read"
         )
         body = body[: api.max_response_bytes]
     else:
