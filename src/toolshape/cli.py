@@ -50,7 +50,7 @@ from toolshape.server._limits import (
     TIMEOUT,
 )
 from toolshape.views._model_tool import model_tool
-from toolshape.views._table import VIEWS, schema_views, view_of
+from toolshape.views._table import schema_views, view_of
 
 EXAMPLE = "example.openapi.json"
 """The bundled example document `toolshape plan` reads when no SPEC is given."""
@@ -467,9 +467,7 @@ def _as_json(result: PlanResult, view: str = "mcp", inline: bool = False) -> dic
         ViewError: a name the model API refuses.
     """
     shown: dict[str, Json] = _plain_json(result)
-    chosen = view_of(view)
-    if chosen is None and inline:
-        chosen = VIEWS["inline"]  # S25.3: the MCP view, inlined
+    chosen = view_of(view, inline=inline)
     if chosen is None:
         return shown
     models = [model_tool(plan, chosen.api, inline_refs=inline) for plan in result.tools]

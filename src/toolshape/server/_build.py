@@ -37,7 +37,7 @@ from toolshape.server._profiles import CLIENT_PROFILES, ClientProfile, budgeted,
 from toolshape.server._search import Index, indexed, query_problem, ranked
 from toolshape.server._upstream import Api, error_text, failure, forward
 from toolshape.views._read import SAME
-from toolshape.views._table import VIEWS, inline_tool, view_of
+from toolshape.views._table import inline_tool, view_of
 from toolshape.views._tool import ModelTool
 
 LOG = logging.getLogger("toolshape.server")
@@ -56,9 +56,7 @@ class Entry:
     @functools.cached_property
     def model(self) -> ModelTool | None:
         """S22.6: the model view the API advertises (made on first use), or None for `mcp`."""
-        view = view_of(self.api.schema_view)
-        if view is None and self.api.inline_refs:
-            view = VIEWS["inline"]  # S25.3: the MCP view, inlined
+        view = view_of(self.api.schema_view, inline=self.api.inline_refs)
         if view is None:
             return None
         tool = view.make(self.plan)

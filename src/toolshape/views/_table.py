@@ -111,14 +111,15 @@ def schema_views() -> tuple[str, ...]:
     return (MCP, *(v.schema_view for v in VIEWS.values() if v.schema_view is not None))
 
 
-def view_of(schema_view: str) -> View | None:
-    """The view `--schema-view` names (None for `mcp`).
+def view_of(schema_view: str, *, inline: bool = False) -> View | None:
+    """The view `--schema-view` names (None for `mcp`; with `inline`, `--inline-refs`, the
+    `inline` view: the MCP view, inlined, S25.3).
 
     Raises:
         ValueError: no view has that name.
     """
     if schema_view == MCP:
-        return None
+        return VIEWS["inline"] if inline else None
     for view in VIEWS.values():
         if view.schema_view == schema_view:
             return view
