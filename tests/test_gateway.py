@@ -1067,7 +1067,7 @@ def test_serve_refuses_a_plans_file_of_another_version_saying_how_to_rebuild(
     )
     assert err.getvalue() == (
         f"toolshape: toolshape serve: --plans: can't serve {old}: not a toolshape plans file: "
-        "format is 'toolshape.plans/0', expected 'toolshape.plans/3'; plan the document again "
+        "format is 'toolshape.plans/0', expected 'toolshape.plans/4'; plan the document again "
         "with this version: `toolshape plan SPEC --out FILE`\n"
     )
     err = io.StringIO()  # planning switches don't apply to a plans file

@@ -1,4 +1,4 @@
-"""Plans files (`toolshape.plans/3`, issue 17): a whole document's plans written once, served
+"""Plans files (`toolshape.plans/4`, issue 17): a whole document's plans written once, served
 without the document (S15.1) — round trip, sharing, the round-trip law over the corpus, and a
 file that is not one this version serves refused, naming the field."""
 
@@ -131,7 +131,7 @@ def test_the_file_records_versions_settings_and_the_source_hash() -> None:
     result = example("flat", options=options)
     digest = hashlib.sha256(b"the document").hexdigest()
     data = dump_plans(result, sha256=digest)
-    assert data["format"] == PLANS_FORMAT == "toolshape.plans/3"
+    assert data["format"] == PLANS_FORMAT == "toolshape.plans/4"
     assert data["planFormat"] == PLAN_FORMAT
     assert data["source"] == {
         "name": "example.openapi.json",
@@ -347,7 +347,7 @@ def first_with_defs(data: dict[str, Any]) -> dict[str, Any]:
         (lambda d: d["profiles"][0].update(binary=[]), "profiles.0.binary"),
         (lambda d: d["profiles"][0].update(fixed={}), "profiles.0.fixed"),
         (lambda d: d["profiles"][0].pop("style"), "profiles.0"),
-        (lambda d: d["tools"][1].update(format="toolshape.plan/3"), "tools.1"),  # a profile's
+        (lambda d: d["tools"][1].update(format="toolshape.plan/4"), "tools.1"),  # a profile's
         (lambda d: d["profiles"][0].update(name="x"), "profiles.0"),  # a tool's own
         (lambda d: d["tools"][1].update(profile=9), "tools.1.profile"),
         (lambda d: d["tools"][1].pop("profile"), "tools.1"),
@@ -515,7 +515,7 @@ def test_a_defs_object_is_refused_where_it_is_wrong(
 
 @pytest.mark.parametrize(
     "text",
-    ["", "not json", "[]", "{" * 100_000, '{"format": "toolshape.plans/3"}', "1" * 5000],
+    ["", "not json", "[]", "{" * 100_000, '{"format": "toolshape.plans/4"}', "1" * 5000],
 )
 def test_what_is_not_a_plans_file_is_a_plan_data_error(text: str) -> None:
     with pytest.raises(PlanDataError):
@@ -537,7 +537,7 @@ def test_toolshape_plan_out_writes_the_file_the_gateway_serves(tmp_path: Path) -
     assert loaded.source == str(SHOP)
     data = json.loads(out.read_text(encoding="utf-8"))
     assert data["source"]["sha256"] == hashlib.sha256(SHOP.read_bytes()).hexdigest()
-    assert f"wrote {out} (toolshape.plans/3): {len(loaded.tools)} tools, 1 errors" in err.getvalue()
+    assert f"wrote {out} (toolshape.plans/4): {len(loaded.tools)} tools, 1 errors" in err.getvalue()
     from toolshape._load import parse_document
 
     document = parse_document(SHOP.read_text(encoding="utf-8"), str(SHOP))

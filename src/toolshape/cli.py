@@ -287,7 +287,7 @@ def _parser() -> argparse.ArgumentParser:
     plan.add_argument(
         "--out",
         metavar="FILE",
-        help="also write every plan, error and diagnostic as a plans file (toolshape.plans/3) "
+        help="also write every plan, error and diagnostic as a plans file (toolshape.plans/4) "
         "that `load_plans` and the example gateway's --plans serve without the document",
     )
     call = commands.add_parser("call", help="turn one tool call into the HTTP request it describes")

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from toolshape.call._credentials import NOTHING, Applied, apply_credentials
 from toolshape.call._json_text import json_text_read
 from toolshape.call._reading import pick_reading
+from toolshape.call._response_fields import check_fields
 from toolshape.call._result import Expected, tool_result
 from toolshape.call._route import Router, routed
 from toolshape.model._errors import ArgumentError, ArgumentIssue
@@ -49,6 +50,7 @@ class Engine:
         "flat_properties",
         "output_view",
         "output_wrapped",
+        "response_fields",
         "router",
         "style",
         "validation",
@@ -65,6 +67,7 @@ class Engine:
         self._output: Schema | None = plan._output
         self.output_wrapped = plan.output_wrapped
         self.output_view = plan.output_view
+        self.response_fields = plan.response_fields
         self._judges: dict[str, Judge] = {}
         self._defaults: dict[str, dict[str, Unchecked]] = {}
 
@@ -118,10 +121,15 @@ class Engine:
     # -- answers -----------------------------------------------------------------------------
 
     def result(
-        self, status: Unchecked, headers: Unchecked, body: Unchecked, uri: str | None = None
+        self,
+        status: Unchecked,
+        headers: Unchecked,
+        body: Unchecked,
+        uri: str | None = None,
+        fields: tuple[str, ...] | None = None,
     ) -> JsonObject:
-        """S16.4: the MCP `CallToolResult` of the API's answer."""
-        return tool_result(status, headers, body, expected=self._expected(), uri=uri)
+        """S16.4: the MCP `CallToolResult` of the API's answer (S25.7: kept to `fields`)."""
+        return tool_result(status, headers, body, expected=self._expected(), uri=uri, fields=fields)
 
     def _expected(self) -> Expected | None:
         """S16.3, S16.7: what the output schema expects of an answer, or None."""
@@ -147,6 +155,9 @@ class Engine:
             else apply_credentials(router.security, credentials, router.tool)
         )
         reported: list[ArgumentIssue] | None = None
+        fields, asked = self._fields(arguments)
+        if fields is not None:
+            arguments = {k: v for k, v in arguments.items() if k != self.response_fields}
         readings = pick_reading(
             arguments,
             style=self.style,
@@ -156,10 +167,21 @@ class Engine:
         for reading in readings:
             outcome = self._attempt(arguments, reading, headers, applied)
             if isinstance(outcome, Request):
-                return outcome
+                if asked:
+                    raise ArgumentError(router.tool, asked)
+                return outcome if fields is None else dataclasses.replace(outcome, fields=fields)
             if reported is None:
                 reported = outcome
-        raise ArgumentError(router.tool, reported or [])
+        raise ArgumentError(router.tool, [*(reported or []), *asked])
+
+    def _fields(self, arguments: Unchecked) -> tuple[tuple[str, ...] | None, list[ArgumentIssue]]:
+        """S25.7: the answer's members the call asks for (None: the whole answer), and the
+        problems with them; the argument itself is never routed."""
+        name = self.response_fields
+        if name is None or not isinstance(arguments, dict) or name not in arguments:
+            return None, []
+        assert isinstance(self._output, Mapping)  # a plan with `responseFields` has one (S15.1)
+        return check_fields(arguments[name], self._output, name)
 
     def _attempt(
         self, arguments: Unchecked, reading: Reading, headers: Inbound, applied: Applied

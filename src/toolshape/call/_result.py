@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from toolshape.call._response_fields import keep_fields
 from toolshape.model._errors import ToolshapeError
 from toolshape.model._http import text_codec
 from toolshape.model._json import SURROGATE_ESCAPE, JsonObject, Unchecked, unicode_safe
@@ -143,9 +144,10 @@ def tool_result(
     *,
     expected: Expected | None = None,
     uri: str | None = None,
+    fields: tuple[str, ...] | None = None,
 ) -> JsonObject:
     """The MCP `CallToolResult` of one HTTP answer (S16.4); `expected` is None when the tool
-    has no output schema.
+    has no output schema; a structured answer keeps only the members on `fields` (S25.7).
 
     Raises:
         ToolshapeError: `status` is not an HTTP status (100-599), `headers` is neither a mapping
@@ -157,6 +159,10 @@ def tool_result(
     raw = _body_bytes(body)
     text = decode(raw, charset) if is_text(kind) else None
     result = _result(status, kind, raw, text, expected, uri)
+    if fields is not None and "structuredContent" in result:
+        kept = keep_fields(result["structuredContent"], fields)
+        result["structuredContent"] = kept
+        result["content"][0]["text"] = json.dumps(kept, ensure_ascii=False, separators=(",", ":"))
     if text is None or SURROGATE_ESCAPE.search(text) is None:
         return result
     safe, changed = unicode_safe(result)  # S14.4: JSON text can spell what UTF-8 can't carry

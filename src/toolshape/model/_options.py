@@ -66,6 +66,10 @@ class Options:
     """S25.1: the most bytes (compact JSON) a tool's shape-view output schema may take: past
     it, `$ref` chains are cut one hop sooner at a time, then the root's kind alone is kept;
     `None` for no budget. `exact` output schemas are what was asked for, never cut."""
+    response_fields: bool = False
+    """S25.7 (opt-in): every tool whose answer is a JSON object with a shape output schema
+    gets an optional `fields` argument (`_fields` when `fields` is taken): dotted paths into
+    the answer, which then keeps only those members; it is never sent to the API."""
 
     def __post_init__(self) -> None:
         """S24.2: every switch is checked where it is given.

@@ -308,6 +308,9 @@ class Request:
     read_as_json: tuple[str, ...] = ()
     """S25.5: the arguments (by path) given as JSON text where their schema takes no text, and
     read as the JSON they spell."""
+    fields: tuple[str, ...] | None = None
+    """S25.7: the answer's members the call asked for (dotted paths), or None for the whole
+    answer; never sent, handed to `Plan.result`."""
 
     def encode(self) -> tuple[tuple[tuple[str, str], ...], bytes | None]:
         """S17.1: `(headers, content)`: the bytes to send (None without a body) and the
@@ -335,4 +338,6 @@ class Request:
         if self.body is not NO_BODY:
             out["body"] = self.body
         out["contentType"] = self.content_type
+        if self.fields is not None:
+            out["fields"] = list(self.fields)
         return out

@@ -50,7 +50,14 @@ from toolshape.model._types import (
     Wrapped,
 )
 from toolshape.planner._tool import description as describe_tool
-from toolshape.planner._tool import output_schema, title, tool_annotations, wire_body, wire_method
+from toolshape.planner._tool import (
+    fields_argument,
+    output_schema,
+    title,
+    tool_annotations,
+    wire_body,
+    wire_method,
+)
 from toolshape.plans._plan import FixedArgument, ParameterRoute, Plan
 from toolshape.read._deep_names import DeepNames
 from toolshape.schema._validate import check, compile_schema
@@ -255,6 +262,14 @@ def to_plan(
     """The `Plan` of a drafted tool in `style`, advertising `advertised`."""
     op, body, options = draft.op, draft.body, draft.options
     aliases = aliases or {}
+    read = advertised
+    advertised, fields = fields_argument(
+        advertised,
+        draft.output,
+        draft.output_wrapped,
+        options.output_view,
+        options.response_fields,
+    )
     return Plan(
         name=draft.place.tool,
         operation_id=op.operation_id,
@@ -273,7 +288,7 @@ def to_plan(
         _input=advertised,
         # A nested tool reads what it advertises (aliased members, S19.2); a flat tool's
         # nested reading keeps the argument names (S19.1).
-        _nested=advertised if style == "nested" else draft.nested,
+        _nested=read if style == "nested" else draft.nested,
         _check=check,
         title=title(op),
         description=describe_tool(op, options.description_limit),
@@ -293,6 +308,7 @@ def to_plan(
         body_aliases={
             alias: name for (channel, name), alias in aliases.items() if channel == "body"
         },
+        response_fields=fields,
     )
 
 

@@ -208,3 +208,32 @@ def _part_type(schema: Mapping[str, Unchecked]) -> str | None:
     sends `application/octet-stream`."""
     media = schema.get("contentMediaType")
     return part_media(media) if isinstance(media, str) and MEDIA_TYPE.match(media) else None
+
+
+#: S25.7: the advertised schema of the argument that names the answer's members to keep.
+FIELDS_ARGUMENT: Mapping[str, Json] = {
+    "type": "array",
+    "items": {"type": "string", "minLength": 1},
+    "description": (
+        "Only these members of the answer, as dotted paths (`data.id`; an array's items are "
+        "entered implicitly); leave out for the whole answer. Never sent to the API."
+    ),
+}
+
+
+def fields_argument(
+    advertised: JsonObject, output: JsonObject | None, wrapped: bool, view: str, wanted: bool
+) -> tuple[JsonObject, str | None]:
+    """S25.7: `advertised` with the optional `fields` argument (`_fields`, `__fields`, ...
+    when the name is taken), and its name; unchanged and None when it is not `wanted` or the
+    answer is not an object with a shape output schema (an `exact` one may require members
+    the answer then leaves out)."""
+    if not wanted or output is None or wrapped or view != "shape":
+        return advertised, None
+    taken = advertised.get("properties")
+    properties: JsonObject = dict(taken) if is_map(taken) else {}
+    name = "fields"
+    while name in properties:
+        name = "_" + name
+    properties[name] = dict(FIELDS_ARGUMENT)
+    return {**advertised, "properties": properties}, name

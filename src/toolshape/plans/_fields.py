@@ -16,7 +16,7 @@ from toolshape.model._http import STYLES
 from toolshape.model._json import Json, JsonObject, Unchecked, thaw
 from toolshape.model._types import Channel, Diagnostic, ParamStyle, Security, SecurityScheme
 
-PLAN_FORMAT = "toolshape.plan/3"
+PLAN_FORMAT = "toolshape.plan/4"
 """The version tag of `Plan.to_dict()` data (S15.1)."""
 
 
@@ -298,6 +298,12 @@ FIELDS: tuple[Field, ...] = (
         table="securityRequirements",
     ),
     Field("fixed", "fixed", _FIXED, FIXED, shared=True),
+    Field(
+        "responseFields",
+        "response_fields",
+        {"anyOf": [{"type": "null"}, {"type": "string", "minLength": 1}]},
+        shared=True,
+    ),
     Field(
         "diagnostics",
         "diagnostics",

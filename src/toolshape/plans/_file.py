@@ -1,7 +1,7 @@
-"""Plans files (`toolshape.plans/3`): a whole document's plans, planned once at build time and
+"""Plans files (`toolshape.plans/4`): a whole document's plans, planned once at build time and
 served at run time without the document (S15.1).
 
-A file holds every tool's plan data (`toolshape.plan/3`), the errors and diagnostics, the
+A file holds every tool's plan data (`toolshape.plan/4`), the errors and diagnostics, the
 settings planning used and a hash of the source document. What an API's tools repeat is
 written once: the `$defs` entries the plans of one document share (in memory, one object for
 every tool) under `definitions`, and each set of them schemas share once too (`defsGroups`: the
@@ -59,7 +59,7 @@ from toolshape.plans._format import (
 from toolshape.plans._plan import Plan, PlanResult
 from toolshape.schema._validate import Judge
 
-PLANS_FORMAT = "toolshape.plans/3"
+PLANS_FORMAT = "toolshape.plans/4"
 """The version tag of a plans file (`dump_plans`, `load_plans`)."""
 
 _REBUILD = "plan the document again with this version: `toolshape plan SPEC --out FILE`"
@@ -163,7 +163,7 @@ def _judge() -> Judge:
 
 
 def dump_plans(result: PlanResult, *, sha256: str | None = None) -> JsonObject:
-    """`result` as a plans file's data (`toolshape.plans/3`); `json.dump` it to write the file.
+    """`result` as a plans file's data (`toolshape.plans/4`); `json.dump` it to write the file.
 
     `sha256` is the hex SHA-256 of the source document's bytes, recorded so a deployment can
     tell which document a file was planned from (the library reads no file to compute it).
@@ -368,6 +368,11 @@ def _plan(
             "basePath": profile["basePath"],
             "outputView": profile["outputView"],
             "outputSchema": entry["outputSchema"],
+            "outputWrapped": profile["outputWrapped"],
+            "responseFields": profile["responseFields"],
+            "inputSchema": entry["inputSchema"],
+            "bodyProperties": entry["bodyProperties"],
+            "bodyAliases": profile["bodyAliases"],
             "parameters": [file["routes"][i] for i in entry["parameters"]],
             "fixed": profile["fixed"],
             "security": file["securityRequirements"][entry["security"]],

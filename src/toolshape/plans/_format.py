@@ -1,4 +1,4 @@
-"""S15.1: the plan-data format `toolshape.plan/3` as a JSON Schema (`PLAN_SCHEMA`, built from
+"""S15.1: the plan-data format `toolshape.plan/4` as a JSON Schema (`PLAN_SCHEMA`, built from
 the field table), its parts as a plans file holds them (a tool's entry, the fields tools share,
 a route, a security requirement), and the checks that make loaded data safe to serve from.
 
@@ -118,7 +118,7 @@ def _refuse(field: str, reason: str) -> PlanDataError:
 
 
 def check_plan_data(data: Any) -> None:
-    """Refuse plan data that is not `toolshape.plan/3` or could not be served safely (S15.1).
+    """Refuse plan data that is not `toolshape.plan/4` or could not be served safely (S15.1).
 
     Raises:
         PlanDataError: naming the first field at fault.
@@ -171,6 +171,9 @@ def tool_problem(data: Any) -> tuple[str, str] | None:
         return "basePath", "starts with `//`, which names another host"
     if data["outputView"] == "off" and data["outputSchema"] is not None:
         return "outputView", "is 'off', beside an output schema"
+    fields = _fields_problem(data)
+    if fields is not None:
+        return "responseFields", fields
     fixed = [(f"fixed.{i}.route", f["route"]) for i, f in enumerate(data["fixed"]) if f["route"]]
     routes = [*((f"parameters.{i}", r) for i, r in enumerate(data["parameters"])), *fixed]
     variables = template_variables(data["path"])
@@ -189,6 +192,24 @@ def tool_problem(data: Any) -> tuple[str, str] | None:
     missing = [name for name in variables if name not in filled]
     if missing:
         return "path", f"has `{{{missing[0]}}}`, which no path route fills"
+    return None
+
+
+def _fields_problem(data: Any) -> str | None:
+    """S25.7: why a tool's `responseFields` can't be served, or None: it needs the shape
+    output schema of an object, and an input property of its own (never a route's or a body
+    property's name, which it would take from the request)."""
+    name = data["responseFields"]
+    if name is None:
+        return None
+    if data["outputSchema"] is None or data["outputWrapped"] or data["outputView"] != "shape":
+        return f"is {name!r}, but the tool has no shape output schema of an object"
+    properties = data["inputSchema"].get("properties")
+    if not isinstance(properties, Mapping) or name not in properties:
+        return f"is {name!r}, which the input schema has no property for"
+    taken = {r["alias"] or r["argument"] for r in data["parameters"]}
+    if name in taken or name in data["bodyProperties"] or name in data["bodyAliases"]:
+        return f"is {name!r}, which is also an argument sent to the API"
     return None
 
 

@@ -58,9 +58,14 @@ class CallEngine(Protocol):
         ...
 
     def result(
-        self, status: Unchecked, headers: Unchecked, body: Unchecked, uri: str | None
+        self,
+        status: Unchecked,
+        headers: Unchecked,
+        body: Unchecked,
+        uri: str | None,
+        fields: tuple[str, ...] | None,
     ) -> JsonObject:
-        """The MCP `CallToolResult` of an HTTP answer (S16.4)."""
+        """The MCP `CallToolResult` of an HTTP answer (S16.4), kept to `fields` (S25.7)."""
         ...
 
 
@@ -127,6 +132,9 @@ class Plan:
     property whose name is not portable."""
     base_path: str = ""
     """S20.3: what every request path starts with (a Swagger 2.0 `basePath`), or `""`."""
+    response_fields: str | None = None
+    """S25.7: the optional argument naming the answer's members to keep (`fields`, or
+    `_fields` when `fields` is taken), or None: the tool has none."""
     _text: str | None = field(default=None, init=False, repr=False, compare=False)
     _engine: CallEngine | None = field(default=None, init=False, repr=False, compare=False)
     _pending: Callable[[Plan], None] | None = field(default=None, repr=False, compare=False)
@@ -173,16 +181,19 @@ class Plan:
         body: bytes | bytearray | memoryview | str | None,
         *,
         uri: str | None = None,
+        fields: tuple[str, ...] | None = None,
     ) -> JsonObject:
         """The MCP `CallToolResult` of the API's answer to a call (S16.4), as plain data.
 
         `headers` are the response headers (a mapping or `(name, value)` pairs), `body` the
-        response bytes; `uri` names an embedded binary resource (default `toolshape:response`).
+        response bytes; `uri` names an embedded binary resource (default `toolshape:response`);
+        `fields` are the members the call asked for (`Request.fields`, S25.7): a structured
+        answer keeps only those, in `structuredContent` and in its text.
 
         Raises:
             ToolshapeError: `status` is not an HTTP status, or `headers` / `body` malformed.
         """
-        return self._compiled().result(status, headers, body, uri)
+        return self._compiled().result(status, headers, body, uri, fields)
 
     @property
     def output_schema(self) -> JsonObject | None:
@@ -278,7 +289,7 @@ class Plan:
     def from_dict(cls, data: Mapping[str, Unchecked]) -> Plan:
         """Load a plan written by `to_dict` (S15.1); it routes exactly like the original.
 
-        The data is checked first as untrusted input: against the `toolshape.plan/3` JSON
+        The data is checked first as untrusted input: against the `toolshape.plan/4` JSON
         Schema (`PLAN_SCHEMA`), and every schema in it as planning would check it.
 
         Raises:

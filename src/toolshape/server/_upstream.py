@@ -23,6 +23,7 @@ import anyio
 import httpx
 
 from toolshape.call._fit import fit
+from toolshape.call._response_fields import keep_fields
 from toolshape.call._result import decode, is_json, is_text, media_type
 from toolshape.model._types import Request
 from toolshape.plans._plan import Plan
@@ -202,8 +203,9 @@ def _answered(
         what = f"the API answered with status {status}, which is not an HTTP status (100-599)"
         return failure(api, request, what), "failed"
     if len(body) <= api.max_response_bytes:
-        return _read_as_json(request, plan.result(status, headers, body)), str(status)
-    cut = _cut(api, plan, status, headers, body)
+        result = plan.result(status, headers, body, fields=request.fields)
+        return _read_as_json(request, result), str(status)
+    cut = _cut(api, plan, request, status, headers, body)
     if cut is None:
         return _oversized(api, request, headers, body[: api.max_response_bytes]), "too-large"
     return _read_as_json(request, cut), f"{status} cut"
@@ -220,7 +222,12 @@ def _read_as_json(request: Request, result: dict[str, Any]) -> dict[str, Any]:
 
 
 def _cut(
-    api: Api, plan: Plan, status: int, headers: list[tuple[str, str]], body: bytes
+    api: Api,
+    plan: Plan,
+    request: Request,
+    status: int,
+    headers: list[tuple[str, str]],
+    body: bytes,
 ) -> dict[str, Any] | None:
     """S25.6: the result of a JSON answer past `max_response_bytes`, its longest arrays cut
     from their end to fit, saying so in its text and `_meta`; None when it can't be (not
@@ -232,12 +239,16 @@ def _cut(
         value = json.loads(body)
     except (ValueError, RecursionError):
         return None
+    if request.fields is not None and 200 <= status <= 299:  # S25.7, then cut to fit
+        value = keep_fields(value, request.fields)
     fitted = fit(value, api.max_response_bytes)
     if fitted is None:
         return None
     shorter, cuts = fitted
     compact = json.dumps(shorter, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
     result = plan.result(status, headers, compact)
+    if not cuts:
+        return result
     said = "; ".join(f"{c.pointer} kept {c.kept} of {c.total} items" for c in cuts)
     result["content"][0]["text"] += (
         f"\n(toolshape: the answer is larger than {api.max_response_bytes} bytes "
