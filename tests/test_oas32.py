@@ -14,7 +14,7 @@ import httpx
 import pytest
 from mcp import Client
 
-from toolshape import DocumentError, Select, plan_document
+from toolshape import DocumentError, Select, dump_plans, load_plans, plan_document
 from toolshape.cli import main
 from toolshape.server import Api, build_server, search
 from toolshape.server._prepare import prepare
@@ -265,6 +265,12 @@ def test_a_tag_summary_is_its_title_in_discovery_search(tmp_path: Path) -> None:
     settings = ApiSettings(document=str(spec), base_url="http://api.test")
     (api,) = prepare([settings], "toolshape serve", {}, lambda line: None)
     assert api.tag_titles == {"hw": "Hardware inventory"}
+    plans = tmp_path / "plans.json"  # a plans file keeps the titles
+    plans.write_text(json.dumps(dump_plans(result)), encoding="utf-8")
+    assert load_plans(plans.read_text(encoding="utf-8")).tag_titles == {"hw": "Hardware inventory"}
+    from_file = ApiSettings(plans=str(plans), base_url="http://api.test")
+    (served,) = prepare([from_file], "toolshape serve", {}, lambda line: None)
+    assert served.tag_titles == {"hw": "Hardware inventory"}
 
     async def run() -> Any:
         async with Client(build_server([api], discovery=True), mode="legacy") as client:
@@ -333,7 +339,7 @@ def test_a_server_name_picks_the_base_url(tmp_path: Path) -> None:
     """S26.11: `--server NAME` (config `server`) serves the document's server of that name,
     its variables at their defaults (the first of a name given twice); a name the document
     does not give, a relative URL, or both `--server` and `--base-url` are refused naming
-    the setting (a plans file keeps only the first server's URL)."""
+    the setting; a plans file keeps the names."""
     spec = tmp_path / "openapi.json"
     spec.write_text(json.dumps(named_servers("http://127.0.0.1:9")), encoding="utf-8")
 
@@ -359,9 +365,13 @@ def test_a_server_name_picks_the_base_url(tmp_path: Path) -> None:
     assert both == (2, f"{said}--base-url, --server: give one of them, not both\n")
     plans = tmp_path / "plans.json"
     assert run_cli("plan", str(spec), "--out", str(plans))[0] == 0
-    assert run_cli("serve", "--plans", str(plans), "--server", "local") == (
+    from_file = ApiSettings(plans=str(plans), server="local")
+    (api,) = prepare([from_file], "toolshape serve", {}, lambda line: None)
+    assert api.base_url == "http://127.0.0.1:9"
+    assert run_cli("serve", "--plans", str(plans), "--server", "staging") == (
         2,
-        f"{said}--server: no server is named 'local' (the plans file keeps no server names)\n",
+        f"{said}--server: no server is named 'staging' (the document's named servers are: "
+        "'prod', 'local', 'near')\n",
     )
 
 

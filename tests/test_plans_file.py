@@ -137,6 +137,8 @@ def test_the_file_records_versions_settings_and_the_source_hash() -> None:
         "name": "example.openapi.json",
         "sha256": digest,
         "serverUrl": "https://api.example.com/v1",
+        "servers": {},  # S26.11, S26.9: a 3.0 document names no server and titles no tag
+        "tagTitles": {},
     }
     assert load_plans(json.dumps(data)).server_url == "https://api.example.com/v1"
     assert data["settings"] == {"style": "flat", "options": options.to_dict()}

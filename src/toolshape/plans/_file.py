@@ -91,8 +91,10 @@ PLANS_SCHEMA: Mapping[str, Any] = {
                     "anyOf": [{"type": "null"}, {"type": "string", "pattern": "^[0-9a-f]{64}\\Z"}]
                 },
                 "serverUrl": {"type": ["string", "null"]},
+                "servers": {"type": "object", "additionalProperties": {"type": "string"}},
+                "tagTitles": {"type": "object", "additionalProperties": {"type": "string"}},
             },
-            "required": ["name", "sha256", "serverUrl"],
+            "required": ["name", "sha256", "serverUrl", "servers", "tagTitles"],
             "additionalProperties": False,
         },
         "settings": {
@@ -181,7 +183,13 @@ def dump_plans(result: PlanResult, *, sha256: str | None = None) -> JsonObject:
         "format": PLANS_FORMAT,
         "planFormat": PLAN_FORMAT,
         "toolshape": __version__,
-        "source": {"name": result.source, "sha256": sha256, "serverUrl": result.server_url},
+        "source": {
+            "name": result.source,
+            "sha256": sha256,
+            "serverUrl": result.server_url,
+            "servers": dict(result.named_servers),
+            "tagTitles": dict(result.tag_titles),
+        },
         "settings": {"style": result.style, "options": result.options.to_dict()},
         "securitySchemes": list(result.security_schemes),
         "tools": tools,
@@ -326,6 +334,8 @@ def load_plans(
         style=file["settings"]["style"],
         options=options,
         server_url=file["source"]["serverUrl"],
+        named_servers=file["source"]["servers"],
+        tag_titles=file["source"]["tagTitles"],
     )
 
 

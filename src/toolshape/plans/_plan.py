@@ -358,10 +358,9 @@ class PlanResult:
     relative; None when the document names no server."""
     named_servers: Mapping[str, str] = field(default_factory=dict, hash=False)
     """S26.11: each named server's URL (OpenAPI 3.2), by name, as `server_url` is written —
-    what `serve --server NAME` picks (a plans file does not keep them)."""
+    what `serve --server NAME` picks."""
     tag_titles: Mapping[str, str] = field(default_factory=dict, hash=False)
-    """S26.9: each tag's `summary` (OpenAPI 3.2), its title in discovery search (a plans file
-    does not keep them)."""
+    """S26.9: each tag's `summary` (OpenAPI 3.2), its title in discovery search."""
 
     def _tables(self) -> list[tuple[str, tuple[str, ...], list[_show.Row]]]:
         """The tools, then the errors (when any), each as a titled table."""

@@ -203,12 +203,9 @@ def _named_server(
     if name in names:
         return _usable(names[name], f"{key}: the server {name!r}", problems)
     listed = ", ".join(map(repr, names)) or "none"
-    where = (
-        "the plans file keeps no server names"
-        if settings.plans
-        else f"the document's named servers are: {listed}"
+    problems.append(
+        f"{key}: no server is named {name!r} (the document's named servers are: {listed})"
     )
-    problems.append(f"{key}: no server is named {name!r} ({where})")
     return None
 
 
