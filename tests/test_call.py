@@ -110,8 +110,8 @@ def test_half_flat_half_nested_is_read_flat_and_fails(store: dict[str, Any]) -> 
     error = rejected(tool(store), {"storeId": "s1", "body": {"query": "hoodie"}})
     paths = [issue.path for issue in error.errors]
     messages = " ".join(issue.message for issue in error.errors)
-    assert "'query' is a required property" in messages
-    assert "'body' was unexpected" in messages
+    assert '"query" is a required property' in messages
+    assert '"body" was unexpected' in messages
     assert all(not p.startswith("body.") for p in paths)
 
 
@@ -152,7 +152,7 @@ def test_flat_error_path_is_flat(store: dict[str, Any]) -> None:
     error = rejected(tool(store), {**FLAT_CALL, "sort": "size"})
     assert (
         error.message
-        == "Invalid arguments for tool 'searchProducts': sort: 'size' is not one of ['price', 'name']"
+        == 'Invalid arguments for tool \'searchProducts\': sort: "size" is not one of ["price", "name"]'
     )
     assert str(error) == error.message
     (issue,) = error.errors
@@ -162,17 +162,29 @@ def test_flat_error_path_is_flat(store: dict[str, Any]) -> None:
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
-        ({"query": None}, "query: null is not of type 'string'"),
-        ({"query": True}, "query: true is not of type 'string'"),
-        ({"query": {"a": [False, None]}}, "query: {\"a\": [false, null]} is not of type 'string'"),
-        ({"query": "q", "sort": None}, "sort: null is not one of ['price', 'name']"),
+        ({"query": None}, 'query: null is not of type "string"'),
+        ({"query": True}, 'query: true is not of type "string"'),
+        ({"query": {"a": [False, None]}}, 'query: {"a": [false, null]} is not of type "string"'),
+        ({"query": "q", "sort": None}, 'sort: null is not one of ["price", "name"]'),
+        ({"query": "q", "sort": "it's"}, 'sort: "it\'s" is not one of ["price", "name"]'),
+        (
+            {"query": "q", "sort": 'say "x"\n'},
+            'sort: "say \\"x\\"\\n" is not one of ["price", "name"]',
+        ),
+        ({"query": "q", "sort": "caf\u00e9"}, 'sort: "caf\u00e9" is not one of ["price", "name"]'),
+        ({"query": "q", "sort": "\ud800"}, 'sort: "\\ud800" is not one of ["price", "name"]'),
+        ({"query": 1}, 'query: 1 is not of type "string"'),
+        (
+            {"query": "q", "color": 1},
+            'Additional properties are not allowed ("color" was unexpected)',
+        ),
     ],
 )
 def test_messages_write_values_as_json(
     store: dict[str, Any], arguments: dict[str, Any], message: str
 ) -> None:
-    """S13.4: a message a model reads writes `null`, `true` and `false` as JSON does (it said
-    `None is not of type 'string'`)."""
+    """S13.4, S25.9: a message a model reads writes values as JSON does: `null`, `true`,
+    `false` and `"text"` (it said `None is not of type 'string'`), a lone surrogate escaped."""
     error = rejected(tool(store), {**FLAT_CALL, **arguments})
     assert error.message == f"Invalid arguments for tool 'searchProducts': {message}"
 
@@ -197,7 +209,7 @@ def test_array_indices_are_in_error_paths() -> None:
     error = rejected(tool(make_document(body, [])), {"items": [{"name": 1}]})
     assert (
         error.message
-        == "Invalid arguments for tool 'searchProducts': items.0.name: 1 is not of type 'string'"
+        == "Invalid arguments for tool 'searchProducts': items.0.name: 1 is not of type \"string\""
     )
 
 
@@ -205,7 +217,7 @@ def test_root_error_has_no_path_and_several_are_joined(store: dict[str, Any]) ->
     """S13.4: a root error leaves out the path and colon; several join with '; '."""
     error = rejected(tool(store), {"storeId": "s1"})
     assert error.message == (
-        "Invalid arguments for tool 'searchProducts': 'query' is a required property; 'x-tenant' is a required property"
+        'Invalid arguments for tool \'searchProducts\': "query" is a required property; "x-tenant" is a required property'
     )
 
 
@@ -272,7 +284,7 @@ def test_second_check_catches_what_the_flat_schema_cannot() -> None:
 def test_undeclared_argument_against_closed_body_is_rejected(store: dict[str, Any]) -> None:
     """S7: additionalProperties false → an undeclared argument is an argument error."""
     error = rejected(tool(store), {**FLAT_CALL, "color": "red"})
-    assert "('color' was unexpected)" in error.message
+    assert '("color" was unexpected)' in error.message
 
 
 @pytest.mark.parametrize("name", ["color", "authorization", "headers", "X-Api-Key"])
@@ -290,7 +302,7 @@ def test_undeclared_argument_against_typed_additional_properties_is_validated() 
         {"type": "object", "properties": {}, "additionalProperties": {"type": "integer"}}, []
     )
     assert tool(doc).call({"n": 1}).body == {"n": 1}
-    assert "'x' is not of type 'integer'" in rejected(tool(doc), {"n": "x"}).message
+    assert '"x" is not of type "integer"' in rejected(tool(doc), {"n": "x"}).message
 
 
 def test_no_body_tool_rejects_undeclared_arguments() -> None:

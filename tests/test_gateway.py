@@ -310,7 +310,7 @@ def test_validation_error_is_is_error_text_and_upstream_sees_nothing(
     )
     assert (
         answer
-        == "Invalid arguments for tool 'searchProducts': sort: 'size' is not one of ['price', 'name']"
+        == 'Invalid arguments for tool \'searchProducts\': sort: "size" is not one of ["price", "name"]'
     )
 
 
@@ -320,7 +320,9 @@ def test_composed_body_violating_original_schema_reports_body_path(upstream: Ups
     answer = refused(
         upstream, tools, "createOrder", {"pathParams": {"storeId": "s1"}, "body": {"sku": "a"}}
     )
-    assert answer == "Invalid arguments for tool 'createOrder': body: 'note' is a required property"
+    assert (
+        answer == "Invalid arguments for tool 'createOrder': body: \"note\" is a required property"
+    )
     result, seen = call(
         upstream, tools, "createOrder", {"storeId": "s1", "sku": "a", "note": "n", "quantity": 2}
     )
@@ -351,7 +353,8 @@ def test_sdk_does_not_validate_arguments_itself(upstream: Upstream) -> None:
         upstream, tools, "searchProducts", {"storeId": 5, "query": "q", "x-tenant": "a"}
     )
     assert (
-        answer == "Invalid arguments for tool 'searchProducts': storeId: 5 is not of type 'string'"
+        answer
+        == "Invalid arguments for tool 'searchProducts': storeId: 5 is not of type \"string\""
     )
 
 

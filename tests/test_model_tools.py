@@ -119,7 +119,7 @@ def test_dropped_keywords_are_enforced_after_reading() -> None:
     tool = model_tool(plan(THING), "openai")
     name = tool.parameters["properties"]["name"]
     assert name == {"type": "string"}
-    with pytest.raises(ArgumentError, match="'n' is too short"):
+    with pytest.raises(ArgumentError, match='"n" is too short'):
         tool.call({"dry": None, "name": "n", "size": None, "kind": None})
 
 
@@ -160,7 +160,7 @@ def test_a_map_is_a_list_of_pairs_read_back_into_the_object() -> None:
     assert caught.value.message == (
         "Invalid arguments for tool 'make': metadata.1.key: the key 'a' is given twice"
     )
-    with pytest.raises(ArgumentError, match=r"metadata\.b: 2 is not of type 'string'"):
+    with pytest.raises(ArgumentError, match=r"metadata\.b: 2 is not of type \"string\""):
         tool.call({"dry": None, "metadata": [{"key": "b", "value": 2}]})
 
 

@@ -165,7 +165,7 @@ def test_validation_whole_passes_values_unchanged_per_channel_inserts_defaults()
         legacy.call({"storeId": "s1", "limit": "x"})
     assert (
         str(caught.value)
-        == "Invalid arguments for tool 'searchProducts': queryParams.limit: 'x' is not of type 'integer'"
+        == 'Invalid arguments for tool \'searchProducts\': queryParams.limit: "x" is not of type "integer"'
     )
     assert legacy.call({"pathParams": {"storeId": "s1"}, "queryParams": {}, "body": {}}).body == {
         "sort": "name"
@@ -292,7 +292,7 @@ def test_per_channel_wrapped_body_is_required() -> None:
     (tool,) = plan_operation(
         make_document({"type": "array"}, PARAMS), PATH, "post", style="flat", profile="legacy"
     )
-    with pytest.raises(ArgumentError, match="'body' is a required property"):
+    with pytest.raises(ArgumentError, match='"body" is a required property'):
         tool.call({"storeId": "s1"})
     assert tool.call({"storeId": "s1", "body": [1]}).body == [1]
 

@@ -186,19 +186,19 @@ ADDRESS = {
 @pytest.mark.parametrize(
     ("answer", "where"),
     [
-        ({"id": 5}, "/id: 5 is not of type 'string'"),
-        ({}, "/: 'id' is a required property"),
-        ({"id": "x", "a/b": "1"}, "/a~1b: '1' is not of type 'integer'"),
-        ({"id": "x", "tags": ["a", 2]}, "/tags/1: 2 is not of type 'string'"),
+        ({"id": 5}, '/id: 5 is not of type "string"'),
+        ({}, '/: "id" is a required property'),
+        ({"id": "x", "a/b": "1"}, '/a~1b: "1" is not of type "integer"'),
+        ({"id": "x", "tags": ["a", 2]}, '/tags/1: 2 is not of type "string"'),
         (
             {"id": "x", "more": 1},
-            "/: Additional properties are not allowed ('more' was unexpected)",
+            '/: Additional properties are not allowed ("more" was unexpected)',
         ),
         (
             {"id": "x", "created": "2024-01-01 10:00:00"},
-            "/created: '2024-01-01 10:00:00' is not a 'date-time'",
+            '/created: "2024-01-01 10:00:00" is not a "date-time"',
         ),
-        ([1], "/: [1] is not of type 'object'"),
+        ([1], '/: [1] is not of type "object"'),
     ],
     ids=["kind", "required", "escaped", "deep", "closed", "format", "root"],
 )
@@ -219,11 +219,11 @@ def test_exact_a_wrapped_answer_is_located_in_the_body_as_received() -> None:
     plan = with_output({"type": "array", "items": {"type": "integer"}})
     result = plan.result(200, JSON, b'[1, "two"]')
     assert result["content"][0]["text"].startswith(
-        AT.format(status=200, where="/1: 'two' is not of type 'integer'")
+        AT.format(status=200, where='/1: "two" is not of type "integer"')
     )
     root = plan.result(200, JSON, b'{"a": 1}')
     assert root["content"][0]["text"].startswith(
-        AT.format(status=200, where="/: {'a': 1} is not of type 'array'")
+        AT.format(status=200, where='/: {"a": 1} is not of type "array"')
     )
 
 
@@ -270,9 +270,9 @@ def test_shape_is_the_default_and_an_empty_wrapped_answer_is_a_null_result() -> 
 @pytest.mark.parametrize(
     ("status", "headers", "body", "where"),
     [
-        (200, JSON, '{"id": 5}', " at /id: 5 is not of type 'string', 'null'"),
-        (200, JSON, '{"tags": {"a": 1}}', " at /tags: {'a': 1} is not of type 'array', 'null'"),
-        (200, JSON, "[]", " at /: [] is not of type 'object'"),
+        (200, JSON, '{"id": 5}', ' at /id: 5 is not of type "string", "null"'),
+        (200, JSON, '{"tags": {"a": 1}}', ' at /tags: {"a": 1} is not of type "array", "null"'),
+        (200, JSON, "[]", ' at /: [] is not of type "object"'),
         (200, {"content-type": "text/csv"}, "id\nx\n", ""),
         (200, JSON, "{", ""),
         (302, JSON, '{"id": "x"}', ""),

@@ -316,9 +316,9 @@ def test_parameters_that_carry_a_credential_are_never_advertised(style: str) -> 
 @pytest.mark.parametrize(
     ("call", "forged"),
     [
-        ({"api_key": "forged"}, "'api_key' was unexpected"),  # undeclared, no body
-        ({"queryParams": {"api_key": "forged"}}, "'api_key' was unexpected"),
-        ({"queryParams": {}, "headers": {"x-api-key": "forged"}}, "'headers' was unexpected"),
+        ({"api_key": "forged"}, '"api_key" was unexpected'),  # undeclared, no body
+        ({"queryParams": {"api_key": "forged"}}, '"api_key" was unexpected'),
+        ({"queryParams": {}, "headers": {"x-api-key": "forged"}}, '"headers" was unexpected'),
     ],
 )
 def test_an_argument_can_not_set_a_credential(call: dict[str, Any], forged: str) -> None:
@@ -475,7 +475,7 @@ def test_a_fixed_body_property_follows_dependent_required_and_the_original_schem
     assert plan.input_schema["required"] == ["team"]
     assert "dependentRequired" not in plan.input_schema
     assert plan.call({"team": "t", "n": 1}).body == {"team": "t", "n": 1, "owner": "ops"}
-    assert rejected(plan, {"n": 1}).errors[0].message == "'team' is a required property"
+    assert rejected(plan, {"n": 1}).errors[0].message == '"team" is a required property'
     assert plan.body_check is not None
     assert plan.body_check["dependentRequired"] == body["dependentRequired"]
 

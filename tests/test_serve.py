@@ -108,7 +108,7 @@ def test_a_call_reaches_the_upstream_as_the_request_the_plan_makes(upstream: up.
         (
             "createThing",
             {"id": "t1"},
-            lambda r: r.is_error and "'name' is a required property" in text(r),
+            lambda r: r.is_error and '"name" is a required property' in text(r),
         ),
     ],
     ids=["image", "404", "no-redirect", "argument-error"],

@@ -247,7 +247,7 @@ def test_undeclared_argument_follows_the_merged_policy() -> None:
             ]
         }
     )
-    with pytest.raises(ArgumentError, match="'extra' was unexpected"):
+    with pytest.raises(ArgumentError, match='"extra" was unexpected'):
         closed.call({"a": 1, "extra": 1})
 
 

@@ -276,11 +276,11 @@ class Engine:
             if channel not in split:
                 if reading == "nested":
                     problems.append(
-                        ArgumentIssue("", "required", f"'{channel}' is a required property")
+                        ArgumentIssue("", "required", f'"{channel}" is a required property')
                     )
                     continue
                 if channel == "body" and self.router.body == "wrapped":
-                    problems.append(ArgumentIssue("", "required", "'body' is a required property"))
+                    problems.append(ArgumentIssue("", "required", '"body" is a required property'))
                     continue
                 if channel == "body":
                     continue  # an optional body that was not given is not sent (S12.3)

@@ -10,6 +10,8 @@ messages that would quote a million values back.
 
 from __future__ import annotations
 
+import ast
+import json
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
@@ -161,6 +163,29 @@ def _worded(message: str, values: Iterable[Any]) -> str:
     return message
 
 
+#: A Python string literal as `repr` writes one: jsonschema's messages quote values so.
+_PYTHON_STRING = re.compile(r"'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\"")
+
+
+def _json_string(found: re.Match[str]) -> str:
+    """One Python string literal as a JSON string (a lone surrogate escaped, as JSON may)."""
+    try:
+        value = ast.literal_eval(found.group())
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return found.group()
+    if not isinstance(value, str):
+        return found.group()
+    text = json.dumps(value, ensure_ascii=False)
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _json_words(message: str, values: Iterable[Any]) -> str:
+    """S25.9: a validator's `message` as a model reads it, in JSON: the values it quotes that
+    Python spells with `None`, `True` or `False` as JSON, then every string it quotes as a JSON
+    string (`"id" is a required property`, not `'id' ...`)."""
+    return _PYTHON_STRING.sub(_json_string, _worded(message, values))
+
+
 def _path(prefix: str, parts: Iterable[Any]) -> str:
     path = ".".join(str(part) for part in parts)
     if prefix:
@@ -174,7 +199,7 @@ message (cut at `MAX_MESSAGE`)."""
 
 
 def _finding(error: ValidationError) -> Finding:
-    message = _worded(error.message, (error.instance, error.validator_value))
+    message = _json_words(error.message, (error.instance, error.validator_value))
     if len(message) > MAX_MESSAGE:
         message = message[:MAX_MESSAGE] + "…"
     return tuple(error.absolute_path), str(error.validator), message
