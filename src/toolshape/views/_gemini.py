@@ -53,7 +53,7 @@ class Gemini(Walker):
     def enter(self, schema: Unchecked) -> None:
         self.budget -= view_bytes(schema)
 
-    def untyped(self, schema: Unchecked, where: str) -> tuple[Json, Read]:
+    def untyped(self, schema: Unchecked, where: str, path: Path) -> tuple[Json, Read]:
         return text_of(schema), SAME
 
     def unmerged(

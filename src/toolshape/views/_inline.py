@@ -18,6 +18,7 @@ from toolshape.model._pointers import SCHEMA_LIST, SCHEMA_MAP, SCHEMA_VALUE, def
 from toolshape.views._gemini import BUDGET, RECURSION
 from toolshape.views._read import SAME, Read
 from toolshape.views._shapes import by_kind, view_bytes
+from toolshape.views._walk import Path, Walker
 
 #: S25.3: what an input cut says of itself.
 CUT = "JSON text of the value (nested too deeply to describe here)."
@@ -25,37 +26,53 @@ _READ_THROUGH = frozenset({"properties", "items", "anyOf", "oneOf"})
 _TEXT = frozenset({"description", "title", "$comment", "deprecated", "examples", "default"})
 
 
-class Inliner:
-    """One schema's references inlined: `inline(schema)` gives the schema and how a value
-    made for it reads back into the shape of the schema it came from."""
+class Inliner(Walker):
+    """One schema's references inlined, on the views' walker: `view(schema, where)` gives the
+    schema and how a value made for it reads back into the shape of the schema it came from.
+    It folds no `allOf` and reads no types: every keyword but `$ref` is kept as written."""
 
     def __init__(self, root: Mapping[str, Unchecked], *, output: bool = False) -> None:
-        defs = root.get("$defs")
-        self.defs: Mapping[str, Unchecked] = defs if is_map(defs) else {}
+        super().__init__(root)
         self.output = output
         self.budget = BUDGET
-        self.reasons: list[str] = []
-        self.kinds: dict[int, tuple[Json, set[str]]] = {}
         self.plain = output
         """Cuts are `{}` (an output schema, or a place whose text the reading can't tell)."""
-        self.untyped = False
+        self.untyped_cut = False
         """Whether an input cut is `{}` (a view that needs every value typed can't take it)."""
 
-    def inline(
-        self, schema: Unchecked, where: str = "", path: tuple[str, ...] = ()
+    # -- the walker's hooks: a reference is inlined, everything else keeps its keywords -----
+
+    def enter(self, schema: Unchecked) -> None:
+        if is_map(schema):
+            self.budget -= view_bytes(schema)
+
+    def untyped(self, schema: Unchecked, where: str, path: Path) -> tuple[Json, Read]:
+        return self._keywords(schema, where, path) if is_map(schema) else (schema, SAME)
+
+    def fold(self, schema: Mapping[str, Unchecked]) -> Unchecked:
+        return None
+
+    def union(
+        self, schema: Mapping[str, Unchecked], branches: list[Unchecked], where: str, path: Path
     ) -> tuple[Json, Read]:
-        """`schema` (at `where`, through the references `path`) inlined, and its reading."""
-        if not is_map(schema):
-            return schema, SAME
-        self.budget -= view_bytes(schema)
-        ref = schema.get("$ref")
+        return self._keywords(schema, where, path)
+
+    def kinded(
+        self, schema: Mapping[str, Unchecked], core: list[str], null: bool, where: str, path: Path
+    ) -> tuple[Json, Read]:
+        return self._keywords(schema, where, path)
+
+    def ref(self, schema: Mapping[str, Unchecked], where: str, path: Path) -> tuple[Json, Read]:
+        """A `$ref` to a definition: the definition inlined (cut on its third level on one
+        path, or past the budget), with the keywords beside the reference kept."""
+        ref = schema["$ref"]
         name = def_name(ref) if isinstance(ref, str) else None
         if name is None or name not in self.defs:
             return self._keywords(schema, where, path)
         rest = {k: v for k, v in schema.items() if k != "$ref"}
         if path.count(name) >= RECURSION or self.budget < 0:
             return self._cut(name, where, path, rest)
-        inner, read = self.inline(self.defs[name], f"/$defs/{escape(name)}", (*path, name))
+        inner, read = self.view(self.defs[name], f"/$defs/{escape(name)}", (*path, name))
         if not rest:
             return inner, read
         if set(rest) <= _TEXT and isinstance(inner, dict):
@@ -67,27 +84,27 @@ class Inliner:
         return {**beside, "allOf": [inner]}, SAME
 
     def _cut(
-        self, name: str, where: str, path: tuple[str, ...], rest: Mapping[str, Unchecked]
+        self, name: str, where: str, path: Path, rest: Mapping[str, Unchecked]
     ) -> tuple[Json, Read]:
         why = "a recursive reference" if name in path else "a schema past the size a view keeps"
         self.reasons.append(f"{where or '/'}: {why} to `{name}` is cut")
         text = {k: v for k, v in rest.items() if k in ("description", "title")}
         if self.plain:
-            self.untyped = self.untyped or not self.output
+            self.untyped_cut = self.untyped_cut or not self.output
             return text, SAME
         return {"type": "string", "description": CUT}, Read("value")
 
-    def _plainly(self, schema: Unchecked, where: str, path: tuple[str, ...]) -> tuple[Json, Read]:
+    def _plainly(self, schema: Unchecked, where: str, path: Path) -> tuple[Json, Read]:
         """`schema` inlined with every cut inside it `{}` (nothing to read back)."""
         self.plain, plain = True, self.plain
         try:
-            view, _ = self.inline(schema, where, path)
+            view, _ = self.view(schema, where, path)
         finally:
             self.plain = plain
         return view, SAME
 
     def _keywords(
-        self, schema: Mapping[str, Unchecked], where: str, path: tuple[str, ...]
+        self, schema: Mapping[str, Unchecked], where: str, path: Path
     ) -> tuple[Json, Read]:
         out: JsonObject = {}
         reads: dict[str, Read] = {}
@@ -100,11 +117,11 @@ class Inliner:
             if key == "properties" and is_map(value):
                 out[key] = {}
                 for name, sub in value.items():
-                    out[key][name], read = self.inline(sub, f"{at}/{escape(name)}", path)
+                    out[key][name], read = self.view(sub, f"{at}/{escape(name)}", path)
                     if read.changes:
                         reads[name] = read
             elif key == "items" and is_map(value):
-                out[key], item = self.inline(value, at, path)
+                out[key], item = self.view(value, at, path)
             elif key in ("anyOf", "oneOf") and isinstance(value, list):
                 out[key], union = self._union(value, at, path)
             elif key in SCHEMA_VALUE or key in SCHEMA_LIST or key in SCHEMA_MAP:
@@ -122,12 +139,10 @@ class Inliner:
             return out, Read("array", inner=item)
         return out, found[0] if found else SAME
 
-    def _union(
-        self, branches: list[Unchecked], where: str, path: tuple[str, ...]
-    ) -> tuple[list[Json], Read]:
+    def _union(self, branches: list[Unchecked], where: str, path: Path) -> tuple[list[Json], Read]:
         views, reads = [], []
         for i, branch in enumerate(branches):
-            view, read = self.inline(branch, f"{where}/{i}", path)
+            view, read = self.view(branch, f"{where}/{i}", path)
             views.append(view)
             reads.append(read)
         found = by_kind(views, reads, {}, self.kinds)
@@ -135,22 +150,20 @@ class Inliner:
             return views, found
         self.plain, plain = True, self.plain
         try:
-            plain_views = [self.inline(b, f"{where}/{i}", path)[0] for i, b in enumerate(branches)]
+            plain_views = [self.view(b, f"{where}/{i}", path)[0] for i, b in enumerate(branches)]
         finally:
             self.plain = plain
         return plain_views, SAME
 
-    def _plain_value(self, key: str, value: Unchecked, where: str, path: tuple[str, ...]) -> Json:
+    def _plain_value(self, key: str, value: Unchecked, where: str, path: Path) -> Json:
         """A keyword whose subschemas the reading does not follow, inlined with `{}` cuts."""
         self.plain, plain = True, self.plain
         try:
             if key in SCHEMA_MAP and is_map(value):
-                return {
-                    k: self.inline(v, f"{where}/{escape(k)}", path)[0] for k, v in value.items()
-                }
+                return {k: self.view(v, f"{where}/{escape(k)}", path)[0] for k, v in value.items()}
             if isinstance(value, list):
-                return [self.inline(v, f"{where}/{i}", path)[0] for i, v in enumerate(value)]
-            return self.inline(value, where, path)[0]
+                return [self.view(v, f"{where}/{i}", path)[0] for i, v in enumerate(value)]
+            return self.view(value, where, path)[0]
         finally:
             self.plain = plain
 
@@ -168,8 +181,8 @@ def inlined(
     `root`'s own shape, the cuts made (each located), and whether an input cut is untyped."""
     inliner = Inliner(root, output=output)
     try:
-        view, read = inliner.inline(root)
+        view, read = inliner.view(root, "")
     except RecursionError:  # S14.4: references too deep to follow: left to the document
         return {"type": "object"}, SAME, ("/: references nested too deeply to inline",), True
     assert isinstance(view, dict)
-    return view, read, tuple(dict.fromkeys(inliner.reasons)), inliner.untyped
+    return view, read, tuple(dict.fromkeys(inliner.reasons)), inliner.untyped_cut

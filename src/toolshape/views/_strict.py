@@ -46,7 +46,7 @@ class Strict(Walker):
         self.reading: set[str] = set()
         """The definitions whose views are being made (a reference to one may read back)."""
 
-    def untyped(self, schema: Unchecked, where: str) -> tuple[Json, Read]:
+    def untyped(self, schema: Unchecked, where: str, path: Path) -> tuple[Json, Read]:
         return self.refuse(where, "an untyped value (strict mode needs every value's type)")
 
     def unmerged(

@@ -47,11 +47,11 @@ class Walker:
         `path`) and its reading."""
         self.enter(schema)
         if not typed(schema):
-            return self.untyped(schema, where)
+            return self.untyped(schema, where, path)
         assert is_map(schema)
         if "$ref" in schema:
             return self.ref(schema, where, path)
-        taken = folded(schema, self.defs)
+        taken = self.fold(schema)
         if isinstance(taken, Wrapped):
             return self.unmerged(schema, taken, where, path)
         if taken is not None:
@@ -92,9 +92,14 @@ class Walker:
     def enter(self, schema: Unchecked) -> None:
         """Each schema viewed, before anything else (a budget counts it)."""
 
-    def untyped(self, schema: Unchecked, where: str) -> tuple[Json, Read]:
+    def untyped(self, schema: Unchecked, where: str, path: Path) -> tuple[Json, Read]:
         """A schema that says no kind (`{}`, `true`, annotations only)."""
         raise NotImplementedError
+
+    def fold(self, schema: Mapping[str, Unchecked]) -> Unchecked:
+        """S22.2: the schema an `allOf` folds into (`folded`): None for none, `Wrapped` when
+        its branches can't be merged. A view that keeps `allOf` as written folds nothing."""
+        return folded(schema, self.defs)
 
     def ref(self, schema: Mapping[str, Unchecked], where: str, path: Path) -> tuple[Json, Read]:
         """A `$ref` to a definition."""
