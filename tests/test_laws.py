@@ -13,7 +13,16 @@ from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from toolshape import NO_BODY, ArgumentError, Plan, Request, plan_document, plan_operation
+from toolshape import (
+    NO_BODY,
+    ArgumentError,
+    Plan,
+    Request,
+    model_tool,
+    plan_document,
+    plan_operation,
+)
+from toolshape.views._read import SAME, Read, kind_of
 
 NAMES = ["a", "b", "c", "id", "body", "limit", "x-k", "Tok", "q_1"]
 SCALARS = [
@@ -347,3 +356,89 @@ def test_total_on_python_values_with_no_json_spelling() -> None:
     (plan,) = plan_operation(doc, "/t/{p}", "get", style="flat")
     with pytest.raises(ArgumentError, match="not JSON values"):
         plan.call({"p": {1, 2}})
+
+
+# -- S25.3: an inlined view's cuts read back to the same request ------------------------------
+
+#: How a definition's member reaches the next definition: by reference, as an array of them,
+#: or as a reference or null (a union read by the value's kind).
+RECURSIVE = ["ref", "array", "nullable"]
+
+
+@st.composite
+def recursive_documents(draw: st.DrawFn) -> dict[str, Any]:
+    """One operation whose body is definition `A`, recursive through itself or through `B`:
+    each definition has a `name` and one to three members reaching the next definition."""
+    names = draw(st.sampled_from([["A"], ["A", "B"]]))
+    schemas = {}
+    for i, name in enumerate(names):
+        ref = {"$ref": f"#/components/schemas/{names[(i + 1) % len(names)]}"}
+        shapes = draw(st.lists(st.sampled_from(RECURSIVE), min_size=1, max_size=3))
+        members: dict[str, Any] = {"name": {"type": "string"}}
+        for j, shape in enumerate(shapes):
+            members[f"m{j}"] = (
+                ref
+                if shape == "ref"
+                else {"type": "array", "items": ref}
+                if shape == "array"
+                else {"anyOf": [ref, {"type": "null"}]}
+            )
+        schemas[name] = {"type": "object", "properties": members, "required": ["name"]}
+    body = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/A"}}}}
+    return {
+        "openapi": "3.1.0",
+        "paths": {"/t": {"post": {"operationId": "plant", "requestBody": body}}},
+        "components": {"schemas": schemas},
+    }
+
+
+def deep_value(schemas: dict[str, Any], name: str, depth: int) -> dict[str, Any]:
+    """A value of definition `name`: its first member `depth` levels deep, the others one."""
+    out: dict[str, Any] = {"name": f"{name}{depth}"}
+    if depth == 0:
+        return out
+    for j, (member, schema) in enumerate(schemas[name]["properties"].items()):
+        if member == "name" or (j > 1 and depth < 7):
+            continue
+        ref = (
+            schema.get("$ref") or schema.get("items", {}).get("$ref") or schema["anyOf"][0]["$ref"]
+        )
+        inner = deep_value(schemas, ref.rsplit("/", 1)[1], depth - 1 if j == 1 else 0)
+        out[member] = [inner] if schema.get("type") == "array" else inner
+    return out
+
+
+def cut_twin(value: Any, read: Read) -> Any:
+    """`value`, made for the plan's own schema, as the inlined view takes it: each cut's value
+    as its JSON text (the inverse of the inlined view's reading)."""
+    if read.kind == "value":
+        return json.dumps(value)
+    if read.kind == "object" and isinstance(value, dict):
+        return {k: cut_twin(v, read.properties.get(k, SAME)) for k, v in value.items()}
+    if read.kind == "array" and isinstance(value, list):
+        return [cut_twin(v, read.inner or SAME) for v in value]
+    if read.kind == "kinds":
+        if kind_of(value) in read.kinds:
+            return cut_twin(value, read.kinds[kind_of(value)])
+        cut = read.kinds.get("string")
+        return json.dumps(value) if cut is not None and cut.kind == "value" else value
+    assert read.kind in ("same", "object", "array"), read.kind
+    return value
+
+
+@LAWS
+@given(recursive_documents(), st.sampled_from(["flat", "nested"]))
+def test_an_inlined_views_cuts_read_back_to_the_same_request(
+    document: dict[str, Any], style: str
+) -> None:
+    """S25.3: a call made to an inlined definition routes to the same request as the same call
+    made to the view it came from — a value reaching past the recursion cut included, its
+    cut part sent as the JSON text the inlined view asks for."""
+    (plan,) = plan_document(document, style=style).tools
+    inline = model_tool(plan, "inline")
+    assert '"$ref"' not in json.dumps(inline.parameters)
+    body = deep_value(document["components"]["schemas"], "A", 8)
+    value = body if style == "flat" else {"body": body}
+    twin = cut_twin(value, inline.inlined)
+    assert twin != value  # the value reaches past a cut
+    assert inline.call(twin).to_dict() == plan.call(value).to_dict()
