@@ -14,7 +14,7 @@ import httpx
 import pytest
 from mcp import Client
 
-from toolshape import DocumentError, Select, dump_plans, load_plans, plan_document
+from toolshape import ArgumentError, DocumentError, Select, dump_plans, load_plans, plan_document
 from toolshape.cli import main
 from toolshape.server import Api, build_server, search
 from toolshape.server._prepare import prepare
@@ -227,6 +227,156 @@ def test_a_cookie_style_value_that_is_not_cookie_text_is_refused() -> None:
         tool.call({"prefs": "a; admin=1"})
     (refused,) = cookie_tool("3.1.0").errors
     assert "has style 'cookie', which cookie parameters can't use (form)" in str(refused)
+
+
+FORM_QUERY = {
+    "type": "object",
+    "properties": {
+        "term": {"type": "string"},
+        "tags": {"type": "array", "items": {"type": "string"}},
+    },
+    "required": ["term"],
+}
+
+
+def querystring(media: str, schema: Any, version: str = "3.2.0", **more: Any) -> Any:
+    """A tool `searchThings` (GET /things) whose one parameter `q` is the whole query string."""
+    content: dict[str, Any] = {media: {"schema": schema, **more}}
+    parameter = {"name": "q", "in": "querystring", "required": True, "content": content}
+    get = {"operationId": "searchThings", "parameters": [parameter]}
+    return {
+        "openapi": version,
+        "info": {"title": "t", "version": "1"},
+        "paths": {"/things": {"get": get}},
+        "components": {"schemas": {"Query": FORM_QUERY}},
+    }
+
+
+FORM = "application/x-www-form-urlencoded"
+
+
+@pytest.mark.parametrize(
+    ("doc", "arguments", "url"),
+    [
+        (
+            querystring(FORM, {"$ref": "#/components/schemas/Query"}),
+            {"term": "a b&c", "tags": ["x", "y"]},
+            "/things?term=a%20b%26c&tags=x&tags=y",
+        ),
+        (
+            querystring(FORM, FORM_QUERY, encoding={"tags": {"explode": False}}),
+            {"term": "t", "tags": ["x", "y"]},
+            "/things?term=t&tags=x,y",
+        ),
+        (
+            querystring("application/json", {"type": "object"}),
+            {"q": {"a": [1, "b c"]}},
+            "/things?%7B%22a%22%3A%5B1%2C%22b%20c%22%5D%7D",
+        ),
+        (querystring("text/plain", {"type": "string"}), {"q": "x=1&y"}, "/things?x%3D1%26y"),
+    ],
+    ids=["form", "form-encoding", "json", "text"],
+)
+def test_a_querystring_parameter_is_the_whole_query(
+    doc: dict[str, Any], arguments: dict[str, Any], url: str
+) -> None:
+    """S26.4: a form querystring's members are flat arguments, sent as form pairs (styled by
+    the media type's `encoding`); another media type is one argument, serialized (JSON text
+    for JSON) and percent-encoded as the whole query string."""
+    (tool,) = plan_document(doc, style="flat").tools
+    assert tool.call(arguments).url == url
+
+
+def test_a_form_querystring_is_a_query_channel_of_its_members() -> None:
+    """S26.4: nested, the form object's members are the `queryParams` channel, its `required`
+    kept; a member the object does not declare is refused."""
+    (tool,) = plan_document(querystring(FORM, FORM_QUERY), style="nested").tools
+    channel = tool.input_schema["properties"]["queryParams"]
+    assert set(channel["properties"]) == {"term", "tags"}
+    assert channel["required"] == ["term"]
+    assert tool.call({"queryParams": {"term": "t"}}).url == "/things?term=t"
+    with pytest.raises(ArgumentError):
+        tool.call({"queryParams": {"term": "t", "other": 1}})
+
+
+@pytest.mark.parametrize(
+    ("doc", "message"),
+    [
+        (
+            querystring(FORM, {"oneOf": [FORM_QUERY]}),
+            "the querystring parameter `q` at `/paths/~1things/get/parameters/0` has a form "
+            "schema with `oneOf`, so its members can't each be an argument",
+        ),
+        (
+            querystring(FORM, {"type": "string"}),
+            "has a form schema that is not an object of `properties`",
+        ),
+        (
+            querystring("text/plain", {}, extra={"name": "x", "in": "query"}),
+            "is the whole query string, beside the query parameter `x`; declare one or the other",
+        ),
+        (
+            querystring(
+                "text/plain",
+                {},
+                extra={"name": "r", "in": "querystring", "content": {"text/plain": {}}},
+            ),
+            "the operation has two querystring parameters",
+        ),
+        (
+            querystring("text/plain", {}, version="3.1.0"),
+            "has `in` 'querystring', which is not path, query, header or cookie",
+        ),
+    ],
+    ids=["union", "not-an-object", "beside-query", "two", "3.1"],
+)
+def test_a_querystring_that_cant_be_the_query_is_refused(doc: dict[str, Any], message: str) -> None:
+    """S26.4: a form schema whose members can't each be an argument, a querystring beside
+    query parameters or beside another, and (in 3.1) `in: querystring` are planning errors."""
+    get = doc["paths"]["/things"]["get"]
+    extra = get["parameters"][0]["content"][next(iter(get["parameters"][0]["content"]))].pop(
+        "extra", None
+    )
+    if extra is not None:
+        get["parameters"].append(extra)
+    (error,) = plan_document(doc).errors
+    assert message in str(error)
+
+
+@pytest.mark.integration
+def test_a_querystring_call_reaches_a_real_upstream() -> None:
+    """S26.4 end to end: through `toolshape.server`, a JSON querystring reaches a real
+    upstream as the whole query string, and a form one as form pairs."""
+    from contextlib import contextmanager
+
+    from tests import upstream as up
+
+    json_doc = querystring("application/json", {"type": "object"})
+    form_doc = querystring(FORM, FORM_QUERY)
+    form_doc["paths"]["/things"]["get"]["operationId"] = "searchForm"
+    with contextmanager(up.running)() as upstream:
+        tools = (
+            *plan_document(json_doc, style="flat").tools,
+            *plan_document(form_doc, style="flat").tools,
+        )
+        api = Api(tools, base_url=upstream.base_url)
+
+        async def run() -> Any:
+            async with Client(build_server([api]), mode="legacy") as client:
+                return [
+                    await client.call_tool("searchThings", {"q": {"a": "b c"}}),
+                    await client.call_tool("searchForm", {"term": "a&b", "tags": ["x"]}),
+                ]
+
+        results = anyio.run(run)
+        whole, form = upstream.seen
+    assert [r.is_error for r in results] == [False, False]
+    assert (whole.method, whole.path, whole.query) == (
+        "GET",
+        "/things",
+        "%7B%22a%22%3A%22b%20c%22%7D",
+    )
+    assert form.query == "term=a%26b&tags=x"
 
 
 def test_a_tag_selects_the_operations_of_its_children() -> None:

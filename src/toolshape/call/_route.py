@@ -280,7 +280,18 @@ def _path_value(route: ParameterRoute, value: Unchecked) -> str:
 
 def _query(route: ParameterRoute, value: Unchecked, router: Router) -> list[tuple[str, str, str]]:
     """One query parameter per `style` / `explode` (S12.1): `(name, value, wire text)` triples,
-    the first two as the server decodes them, the third exactly as sent."""
+    the first two as the server decodes them, the third exactly as sent. A `querystring`
+    route's value is the whole query (S26.4): JSON text for a JSON media type, else its text,
+    percent-encoded whole."""
+    if route.style == "querystring":
+        kind = (route.content_type or "").split(";")[0].strip().lower()
+        json_type = kind == "application/json" or kind.endswith("+json")
+        text = (
+            json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+            if json_type
+            else text_of(value)
+        )
+        return [(route.name, text, percent(text))]
     if route.content_type is not None:
         value = json.dumps(value, ensure_ascii=False, allow_nan=False)
         return form_pairs(

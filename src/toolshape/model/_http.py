@@ -54,7 +54,8 @@ METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 #: S12.1: the styles each channel may use (OpenAPI 3.1.1 "Style Values").
 STYLES: Mapping[Channel, frozenset[ParamStyle]] = {
     "path": frozenset({"simple", "label", "matrix"}),
-    "query": frozenset({"form", "spaceDelimited", "pipeDelimited", "deepObject"}),
+    # `querystring`: a 3.2 `in: querystring` parameter's value, the whole query (S26.4)
+    "query": frozenset({"form", "spaceDelimited", "pipeDelimited", "deepObject", "querystring"}),
     "header": frozenset({"simple"}),
     "cookie": frozenset({"form", "cookie"}),  # `cookie`: OpenAPI 3.2 only (S26.5)
 }

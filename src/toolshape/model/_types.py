@@ -23,9 +23,18 @@ Channel: TypeAlias = Literal["path", "query", "header", "cookie", "body"]
 """Where an input travels: `path`, `query`, `header`, `cookie` (parameters) or `body`."""
 
 ParamStyle: TypeAlias = Literal[
-    "simple", "label", "matrix", "form", "spaceDelimited", "pipeDelimited", "deepObject", "cookie"
+    "simple",
+    "label",
+    "matrix",
+    "form",
+    "spaceDelimited",
+    "pipeDelimited",
+    "deepObject",
+    "cookie",
+    "querystring",
 ]
-"""How a parameter's value is serialized (OpenAPI "Style Values", S12.1)."""
+"""How a parameter's value is serialized (OpenAPI "Style Values", S12.1); `querystring`: the
+value is the whole query string (an OpenAPI 3.2 `in: querystring` parameter, S26.4)."""
 
 Style: TypeAlias = Literal["nested", "flat"]
 """A tool's input style (S2): `nested` (one object per channel) or `flat`."""

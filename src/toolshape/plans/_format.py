@@ -184,6 +184,10 @@ def tool_problem(data: Any) -> tuple[str, str] | None:
         if s["type"] == "apiKey"
     }
     cookies = any(route["in"] == "cookie" for _, route in routes)
+    queries = [where for where, route in routes if route["in"] == "query"]
+    whole = [where for where, route in routes if route["style"] == "querystring"]
+    if whole and len(queries) > 1:  # S26.4: the whole query string is one route's
+        return f"{whole[0]}.style", "is 'querystring', beside other query routes"
     for where, route in routes:
         reason = _route_set_problem(route, variables, carried, cookies)
         if reason is not None:

@@ -84,6 +84,11 @@ _Viewed = TypeVar("_Viewed", Parameter, Body)
 _SUCCESS = re.compile(r"2\d\d")
 
 
+ParameterRead = Parameter | tuple[Parameter, ...] | str | None
+"""One parameter entry as read: a parameter, a form querystring's members (S26.4), the name of
+a header the HTTP client owns, or None for a header OpenAPI ignores (S1.5)."""
+
+
 class DocumentReader:
     """Reads the operations of one document (S1)."""
 
@@ -154,7 +159,7 @@ class DocumentReader:
         self.response_view = View("writeOnly", clean=self.bundler.clean)
         self._schemes: dict[str, SecurityScheme | Problem] = {}
         self._parameters_read: dict[
-            tuple[int, str], tuple[Unchecked, Parameter | str | None, tuple[str, ...]]
+            tuple[int, str], tuple[Unchecked, ParameterRead, tuple[str, ...]]
         ] = {}
         self.deep_names = DeepNames(lambda: self.bundler.odd_names_seen)
         """S19.2: what each bundled definition holds that no alias reaches, found once."""
@@ -552,6 +557,7 @@ class DocumentReader:
         HTTP client owns them (S1.5)."""
         merged: dict[tuple[str, str], Parameter] = {}
         ignored: dict[str, None] = {}
+        strings: dict[str, Parameter | tuple[Parameter, ...]] = {}  # S26.4, by pointer
         for listing, base in (
             (raw.path_parameters, raw.path_pointer),
             (raw.node.get("parameters"), raw.pointer + "/parameters"),
@@ -565,12 +571,16 @@ class DocumentReader:
                 if isinstance(param, str):
                     ignored[param] = None
                 elif param is not None:
-                    # S1.1: the operation's entry wins for the same (name, in).
-                    key = param.name.lower() if param.channel == "header" else param.name
-                    merged[(key, param.channel)] = param
+                    for one in param if isinstance(param, tuple) else (param,):
+                        # S1.1: the operation's entry wins for the same (name, in).
+                        key = one.name.lower() if one.channel == "header" else one.name
+                        merged[(key, one.channel)] = one
+                    if isinstance(param, tuple) or param.style == "querystring":
+                        strings[f"{base}/{index}"] = param
+        _check_querystring(strings, merged)
         return tuple(merged.values()), tuple(ignored)
 
-    def _parameter(self, entry: Unchecked, pointer: str, refs: list[str]) -> Parameter | str | None:
+    def _parameter(self, entry: Unchecked, pointer: str, refs: list[str]) -> ParameterRead:
         """One parameter, read once per place in the document: a component or a path's
         parameter shared by many operations is read (and its schema converted) the first
         time, then handed out again with the references it made. None for a header OpenAPI
@@ -588,14 +598,14 @@ class DocumentReader:
             refs.extend(read[2])
         return read[1]
 
-    def _read_parameter(
-        self, node: Unchecked, pointer: str, refs: list[str]
-    ) -> Parameter | str | None:
+    def _read_parameter(self, node: Unchecked, pointer: str, refs: list[str]) -> ParameterRead:
         if not is_map(node):
             fail("parameter", f"the parameter at `{pointer}` is a {kind_of(node)}, not a mapping")
         name, where = node.get("name"), node.get("in")
         if not isinstance(name, str) or not name:
             fail("parameter", f"the parameter at `{pointer}` has no `name`")
+        if where == "querystring" and self.is_32:
+            return self._querystring(node, name, pointer, refs)
         if where not in PARAMETER_CHANNELS:
             shown = (
                 "no `in`"
@@ -619,7 +629,7 @@ class DocumentReader:
                     f"{node[flag]!r}, which is not a boolean",
                     "S1.1",
                 )
-        styles = STYLES[channel] if self.is_32 else STYLES[channel] - {"cookie"}  # S26.5
+        styles = STYLES[channel] - ({"querystring"} if self.is_32 else {"cookie", "querystring"})
         if style is not None and (not isinstance(style, str) or style not in styles):
             allowed = ", ".join(sorted(styles))
             fail(
@@ -652,6 +662,60 @@ class DocumentReader:
             allow_reserved=node.get("allowReserved") is True,
             content_type=str(content_type) if content_type is not None else None,
             dialect=self._declared_dialect(schema),
+        )
+
+    def _querystring(
+        self, node: Mapping[str, Unchecked], name: str, pointer: str, refs: list[str]
+    ) -> Parameter | tuple[Parameter, ...]:
+        """S26.4: a parameter that is the whole query string. A form (`application/x-www-form-
+        urlencoded`) object is its properties, each a query parameter (styled by the media
+        type's `encoding`); any other media type is one argument sent as the query string."""
+        content = node.get("content")
+        if not is_map(content) or len(content) != 1 or "schema" in node:
+            fail(
+                "parameter",
+                f"the querystring parameter `{name}` at `{pointer}` needs `content` with "
+                "exactly one media type",
+                "S26.4",
+            )
+        media_type, entry = next(iter(content.items()))
+        media, at = self._media(entry, f"{pointer}/content/{escape(str(media_type))}")
+        raw = media.get("schema", {}) if is_map(media) else {}
+        required = node.get("required") is True
+        if str(media_type).split(";")[0].strip().lower() != "application/x-www-form-urlencoded":
+            return Parameter(
+                name=name,
+                channel="query",
+                schema=self._parameter_schema(raw, f"{at}/schema", refs),
+                required=required,
+                style="querystring",
+                content_type=str(media_type),
+            )
+        found, taken = self.bundler.chain(raw, f"{at}/schema")
+        base = taken[-1] if taken else f"{at}/schema"
+        problem = form_object_problem(found)
+        if problem is not None:
+            fail(
+                "parameter",
+                f"the querystring parameter `{name}` at `{pointer}` has a form schema "
+                f"{problem}, so its members can't each be an argument",
+                "S26.4",
+            )
+        assert is_map(found)
+        encoding = self._encoding(media.get("encoding") if is_map(media) else None, at)
+        listed = found.get("required", [])
+        return tuple(
+            Parameter(
+                name=member,
+                channel="query",
+                schema=self._parameter_schema(sub, f"{base}/properties/{escape(member)}", refs),
+                required=member in listed,
+                style=encoding.get(member, {}).get("style", "form"),
+                explode=encoding.get(member, {}).get("explode", True),
+                allow_reserved=encoding.get(member, {}).get("allowReserved") is True,
+                content_type=encoding.get(member, {}).get("contentType"),
+            )
+            for member, sub in found.get("properties", {}).items()
         )
 
     def _parameter_schema(self, node: Unchecked, pointer: str, refs: list[str]) -> Schema:
@@ -832,3 +896,57 @@ def _server_url(server: Unchecked) -> str | None:
         if isinstance(default, str):
             url = url.replace("{" + str(name) + "}", default)
     return url
+
+
+#: S26.4: what a form querystring's object schema may say beside its members.
+_FORM_OBJECT_KEYS = frozenset(
+    {"type", "properties", "required", "additionalProperties", "title", "description"}
+    | {"$comment", "example", "examples", "deprecated"}
+)
+
+
+def form_object_problem(schema: Unchecked) -> str | None:
+    """S26.4: why a form querystring's schema is not an object of members each argument can
+    stand for (`that is a string`, "with `oneOf`"), or None."""
+    if not is_map(schema):
+        return f"that is a {kind_of(schema)}"
+    if schema.get("type", "object") != "object" or not is_map(schema.get("properties", {})):
+        return "that is not an object of `properties`"
+    extra = sorted(k for k in schema if k not in _FORM_OBJECT_KEYS and not str(k).startswith("x-"))
+    if extra:
+        return f"with `{extra[0]}`"
+    closed = schema.get("additionalProperties", True)
+    if not isinstance(closed, bool):
+        return "with `additionalProperties` that is a schema"
+    listed = schema.get("required", [])
+    if not isinstance(listed, list) or not all(isinstance(n, str) for n in listed):
+        return "whose `required` is not a list of names"
+    return None
+
+
+def _check_querystring(
+    strings: Mapping[str, Parameter | tuple[Parameter, ...]],
+    merged: Mapping[tuple[str, str], Parameter],
+) -> None:
+    """S26.4: a querystring parameter is the whole query: never two, never beside `in: query`
+    parameters."""
+    if not strings:
+        return
+    if len(strings) > 1:
+        first, second = list(strings)[:2]
+        fail(
+            "document",
+            f"the operation has two querystring parameters (`{first}` and `{second}`); the "
+            "query string is one of them at most",
+            "S26.4",
+        )
+    ((where, found),) = strings.items()
+    own = {id(p) for p in (found if isinstance(found, tuple) else (found,))}
+    beside = [p.name for p in merged.values() if p.channel == "query" and id(p) not in own]
+    if beside:
+        fail(
+            "document",
+            f"the querystring parameter at `{where}` is the whole query string, beside the "
+            f"query parameter `{beside[0]}`; declare one or the other",
+            "S26.4",
+        )
