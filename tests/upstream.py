@@ -111,8 +111,20 @@ def _app(upstream: Upstream) -> Starlette:
             return Response(gzip.compress(body), media_type="application/json", headers=headers)
         return Response(body, media_type="application/json")
 
+    async def lines(request: Request) -> Response:
+        """`count` items as JSON Lines, or as server-sent events when the query says
+        `events=1` (S26.6: a sequential answer, read item by item)."""
+        await record(request)
+        count = int(request.query_params.get("count", "3"))
+        if request.query_params.get("events") == "1":
+            text = "".join(f"event: tick\nid: {i}\ndata: item {i}\n\n" for i in range(count))
+            return Response(text, media_type="text/event-stream")
+        text = "".join(json.dumps({"id": i, "name": f"item {i}"}) + "\n" for i in range(count))
+        return Response(text, media_type="application/jsonl")
+
     routes = [
         Route("/items", items),
+        Route("/lines", lines, methods=["GET", "POST"]),
         Route("/things/{id}", echo, methods=["GET", "POST", "PUT", "PATCH", "DELETE"]),
         Route("/things", echo, methods=["GET", "POST", "QUERY", "LINK"]),
         Route("/me", echo, methods=["GET"]),

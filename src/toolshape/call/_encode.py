@@ -16,6 +16,7 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from toolshape.call._items import write_items
 from toolshape.call._query import SCALAR_SAFE, Refused, form_pairs, percent, text_of
 from toolshape.model._http import media_base, part_media, text_codec
 from toolshape.model._json import Unchecked
@@ -141,6 +142,10 @@ def encode_body(plan: BodyPlan, body: Unchecked, json_text: str, prefix: str) ->
         return Encoded(_form(plan, body, prefix).encode("ascii"), declared)
     if kind == "multipart":
         return _multipart(plan, body, prefix)
+    if kind == "items":  # S26.6: the body is an array of items (its schema says so)
+        if not isinstance(body, list):
+            raise Refused(prefix, "type", f"a `{base}` body must be an array of items")
+        return Encoded(write_items(base, body), declared)
     return None
 
 

@@ -48,6 +48,7 @@ class Engine:
         "_nested",
         "_output",
         "flat_properties",
+        "output_items",
         "output_view",
         "output_wrapped",
         "response_fields",
@@ -67,6 +68,7 @@ class Engine:
         self._output: Schema | None = plan._output
         self.output_wrapped = plan.output_wrapped
         self.output_view = plan.output_view
+        self.output_items = plan.output_items
         self.response_fields = plan.response_fields
         self._judges: dict[str, Judge] = {}
         self._defaults: dict[str, dict[str, Unchecked]] = {}
@@ -135,7 +137,9 @@ class Engine:
         """S16.3, S16.7: what the output schema expects of an answer, or None."""
         if self._output is None or self.output_view == "off":
             return None
-        return Expected(self.judge("output"), self.output_wrapped, self.output_view)
+        return Expected(
+            self.judge("output"), self.output_wrapped, self.output_view, self.output_items
+        )
 
     # -- calls -------------------------------------------------------------------------------
 

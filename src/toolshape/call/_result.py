@@ -14,9 +14,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from toolshape.call._items import BadItem, read_items
 from toolshape.call._response_fields import keep_fields
 from toolshape.model._errors import ToolshapeError
-from toolshape.model._http import text_codec
+from toolshape.model._http import SEQUENTIAL, text_codec
 from toolshape.model._json import SURROGATE_ESCAPE, JsonObject, Unchecked, unicode_safe
 from toolshape.model._pointers import pointer
 from toolshape.schema._validate import Judge
@@ -41,6 +42,8 @@ _TEXT_TYPES = frozenset(
         "application/x-www-form-urlencoded",
         "application/javascript",
         "application/x-ndjson",
+        "application/jsonl",
+        "application/json-seq",
         "application/yaml",
     }
 )
@@ -135,6 +138,8 @@ class Expected:
     judge: Judge
     wrapped: bool = False
     view: Literal["shape", "exact"] = "shape"
+    items: bool = False
+    """S26.6: the answer is a sequence of items, structured as `{"items": [...]}`."""
 
 
 def tool_result(
@@ -205,7 +210,7 @@ def _checked(
             "structuredContent": read.value,
             "isError": False,
         }
-    head = MISMATCH.format(status=status, where=read.where)
+    head = read.head or MISMATCH.format(status=status, where=read.where)
     if text is not None:
         return {"content": [{"type": "text", "text": head + text}], "isError": True}
     described = f"{head}{len(raw)} bytes of {kind}, attached"
@@ -224,6 +229,9 @@ class _Fits:
 class _Misfit:
     where: str
     """` at <pointer>: <message>` when the answer is JSON, else `""`."""
+    head: str | None = None
+    """The whole first line when the answer can't be read at all (S26.6: an item that does
+    not parse), instead of `MISMATCH`'s."""
 
 
 def _read(
@@ -234,14 +242,24 @@ def _read(
         return _Misfit("")
     shape = expected.view == "shape"
     if shape and not raw.strip():  # S16.7: an empty answer is an empty structure
-        return _Fits({"result": None} if expected.wrapped else {})
-    if text is None or not (is_json(kind) or (shape and not kind)):
+        return _Fits(
+            {"result": None} if expected.wrapped else {"items": []} if expected.items else {}
+        )
+    if expected.items and text is not None and kind in SEQUENTIAL:
+        items = read_items(kind, text)
+        if isinstance(items, BadItem):
+            what = "record" if kind == "application/json-seq" else "line"
+            return _Misfit("", f"HTTP {status} ({what} {items.number} of the {kind} answer is "
+                           f"not JSON: {items.reason}): ")  # fmt: skip
+        structured: Unchecked = {"items": items}
+    elif text is None or expected.items or not (is_json(kind) or (shape and not kind)):
         return _Misfit("")
-    try:
-        value = json.loads(text, parse_constant=_refuse_constant)
-    except (ValueError, RecursionError):
-        return _Misfit("")
-    structured = {"result": value} if expected.wrapped else value
+    else:
+        try:
+            value = json.loads(text, parse_constant=_refuse_constant)
+        except (ValueError, RecursionError):
+            return _Misfit("")
+        structured = {"result": value} if expected.wrapped else value
     problems = expected.judge.first(structured)
     if not problems:
         return _Fits(structured)

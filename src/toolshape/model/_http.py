@@ -48,6 +48,13 @@ MEDIA_TYPE = re.compile(
 #: S16.3: a JSON media type (`application/json`, `*/*+json`, with or without parameters).
 JSON_MEDIA = re.compile(r"^(application/json|[^/\s;]+/[^/\s;]+\+json)\s*(;.*)?$", re.I | re.S)
 
+#: S26.6: the sequential media types (OpenAPI 3.2 `itemSchema`): an answer or a body that is a
+#: sequence of items — JSON Lines, newline-delimited JSON, JSON text sequences (RFC 7464),
+#: server-sent events.
+SEQUENTIAL = frozenset(
+    {"application/jsonl", "application/x-ndjson", "application/json-seq", "text/event-stream"}
+)
+
 #: The methods a path item may hold, in the order OpenAPI lists them.
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 
@@ -143,6 +150,8 @@ def body_encoding(
         return "form"
     if base == "multipart/form-data":
         return "multipart"
+    if base in SEQUENTIAL and base != "text/event-stream":  # S26.6
+        return "items"
     if binary_schema or is_binary_media(base):
         return "binary"
     if is_xml(base):

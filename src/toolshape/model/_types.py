@@ -39,10 +39,10 @@ value is the whole query string (an OpenAPI 3.2 `in: querystring` parameter, S26
 Style: TypeAlias = Literal["nested", "flat"]
 """A tool's input style (S2): `nested` (one object per channel) or `flat`."""
 
-BodyEncoding: TypeAlias = Literal["json", "form", "multipart", "text", "binary", "yaml"]
+BodyEncoding: TypeAlias = Literal["json", "form", "multipart", "text", "binary", "yaml", "items"]
 """How a body's value becomes bytes (S17): JSON, `application/x-www-form-urlencoded`,
-`multipart/form-data`, `text/*`, raw bytes (a whole binary body), or YAML (as JSON text,
-S17.7). A media type none of these can carry is never planned (S17.9)."""
+`multipart/form-data`, `text/*`, raw bytes (a whole binary body), YAML (as JSON text,
+S17.7), or a sequence of items (JSON Lines, JSON text sequences: S26.6). A media type none of these can carry is never planned (S17.9)."""
 
 BodyShape: TypeAlias = Literal["hoisted", "wrapped", "none"]
 """How a tool's body travels: `hoisted` (its properties are top-level arguments), `wrapped`
@@ -162,6 +162,9 @@ class Output:
     shapes: ShapeMemo = field(default_factory=dict, compare=False, repr=False)
     """S16.7: the shape views of the document's definitions, shared by its tools (one dict per
     document)."""
+    items: bool = False
+    """S26.6: `schema` is a sequential answer's `itemSchema`: the answer is a sequence of
+    items (`content_type` one of `SEQUENTIAL`)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -167,8 +167,9 @@ def _not_listed(place: Place, bodies: Sequence[Body]) -> Diagnostic:
         "warning",
         "MCP tool not listed",
         f"toolshape can't send a {types} request body (it sends JSON, YAML as JSON text, "
-        "form, multipart, text/* as a string and binary bodies; XML only as a binary "
-        "string), so no tool is listed that every call would fail (S17.9)",
+        "form, multipart, text/* as a string, binary bodies and JSON Lines or JSON text "
+        "sequences of items; XML only as a binary string), so no tool is listed that every "
+        "call would fail (S17.9)",
     )
 
 

@@ -159,6 +159,8 @@ class Draft:
     annotations: JsonObject
     output: JsonObject | None
     output_wrapped: bool
+    output_items: bool
+    """S26.6: the answer is a sequence of items."""
     body_encoding: BodyEncoding | None
     binary: Mapping[str, Mapping[str, Json]]
     has_body: bool
@@ -237,6 +239,7 @@ def prepare(
         annotations=annotations,
         output=output,
         output_wrapped=wrapped,
+        output_items=output is not None and op.output is not None and op.output.items,
         body_encoding=kind,
         binary=binary,
         has_body=has_body,
@@ -296,6 +299,7 @@ def to_plan(
         annotations=draft.annotations,
         _output=draft.output,
         output_wrapped=draft.output_wrapped,
+        output_items=draft.output_items,
         output_view=options.output_view,
         body_encoding=draft.body_encoding if body is not None else None,
         encoding=body.encoding if body is not None else {},

@@ -129,14 +129,20 @@ def output_schema(
     """S16.3: the MCP output schema of a response schema in `view` (S16.7), whether it was
     wrapped, and (S25.1) how it was cut to fit `budget` bytes: an object schema is used as it
     is (`type: "object"` added when it has `properties` but no `type`); anything else becomes
-    `{"type": "object", "properties": {"result": ...}}`. `$defs` at the root; a dialect other
-    than 2020-12 declared there (S4.7)."""
+    `{"type": "object", "properties": {"result": ...}}`; a sequential answer's items (S26.6)
+    are `{"type": "object", "properties": {"items": {"type": "array", "items": ...}}}`. `$defs`
+    at the root; a dialect other than 2020-12 declared there (S4.7)."""
     schema = output.schema
     dialect = DIALECTS.get(DRAFT2020_12 if output.dialect == OPENAPI30 else output.dialect)
     declare = dialect.declare if dialect else None
     wrapped = False
-    if is_map(schema) and schema.get("type") == "object":
-        root: JsonObject = dict(schema)
+    if output.items:
+        item = {k: v for k, v in schema.items() if k != "$schema"} if is_map(schema) else schema
+        listed: JsonObject = {"type": "array", "items": item}
+        root: JsonObject = {"type": "object", "properties": {"items": listed}}
+        root["required"] = ["items"]
+    elif is_map(schema) and schema.get("type") == "object":
+        root = dict(schema)
     elif is_map(schema) and "type" not in schema and "properties" in schema:
         root = {"type": "object", **schema}
     else:

@@ -298,6 +298,7 @@ FIELDS: tuple[Field, ...] = (
         table="securityRequirements",
     ),
     Field("fixed", "fixed", _FIXED, FIXED, shared=True),
+    Field("outputItems", "output_items", {"type": "boolean"}, shared=True),
     Field(
         "responseFields",
         "response_fields",

@@ -379,6 +379,7 @@ def _plan(
             "outputView": profile["outputView"],
             "outputSchema": entry["outputSchema"],
             "outputWrapped": profile["outputWrapped"],
+            "outputItems": profile["outputItems"],
             "responseFields": profile["responseFields"],
             "inputSchema": entry["inputSchema"],
             "bodyProperties": entry["bodyProperties"],

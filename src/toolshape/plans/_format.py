@@ -171,6 +171,8 @@ def tool_problem(data: Any) -> tuple[str, str] | None:
         return "basePath", "starts with `//`, which names another host"
     if data["outputView"] == "off" and data["outputSchema"] is not None:
         return "outputView", "is 'off', beside an output schema"
+    if data["outputItems"] and (data["outputSchema"] is None or data["outputWrapped"]):
+        return "outputItems", "is true, but the tool has no output schema of items"
     fields = _fields_problem(data)
     if fields is not None:
         return "responseFields", fields

@@ -132,6 +132,9 @@ class Plan:
     property whose name is not portable."""
     base_path: str = ""
     """S20.3: what every request path starts with (a Swagger 2.0 `basePath`), or `""`."""
+    output_items: bool = False
+    """S26.6: the answer is a sequence of items (JSON Lines, JSON text sequences, server-sent
+    events), structured as `{"items": [...]}`."""
     response_fields: str | None = None
     """S25.7: the optional argument naming the answer's members to keep (`fields`, or
     `_fields` when `fields` is taken), or None: the tool has none."""

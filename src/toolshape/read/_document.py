@@ -24,8 +24,10 @@ from toolshape.model._http import (
     JSON_MEDIA,
     MEDIA_TYPE,
     METHODS,
+    SEQUENTIAL,
     STYLES,
     client_header,
+    media_base,
     template_variables,
 )
 from toolshape.model._json import Unchecked, is_map
@@ -489,14 +491,15 @@ class DocumentReader:
                 if not is_map(content):
                     continue
                 for media_type, entry in content.items():
-                    if not (isinstance(media_type, str) and JSON_MEDIA.match(media_type)):
+                    keyword = self._answer_keyword(media_type)
+                    if keyword is None:
                         continue
                     media, at = self._media(entry, f"{pointer}/content/{escape(media_type)}")
-                    if not (is_map(media) and "schema" in media):
+                    if not (is_map(media) and keyword in media):
                         continue
-                    where = f"{at}/schema"
+                    where = f"{at}/{keyword}"
                     refs: list[str] = []
-                    schema = self.bundler.root_schema(media["schema"], where, refs)
+                    schema = self.bundler.root_schema(media[keyword], where, refs)
                     defs = self.bundler.bundle(refs)
                     if self.bundler.response_flags_seen:  # writeOnly met (S16.6)
                         view = self.response_view
@@ -510,12 +513,23 @@ class DocumentReader:
                             code,
                             media_type,
                             self.shapes,
+                            items=keyword == "itemSchema",
                         ),
                         None,
                     )
             except Problem as problem:
                 return None, problem.reason
         return None, None
+
+    def _answer_keyword(self, media_type: object) -> str | None:
+        """S16.3, S26.6: where an answer of `media_type` says what it holds: a JSON answer's
+        `schema`, a 3.2 sequential answer's `itemSchema`; None for any other answer."""
+        if not isinstance(media_type, str):
+            return None
+        if JSON_MEDIA.match(media_type):
+            return "schema"
+        sequential = self.is_32 and media_base(media_type) in SEQUENTIAL
+        return "itemSchema" if sequential else None
 
     def _check_template(self, path: str, params: tuple[Parameter, ...]) -> None:
         """S12.1, S14.2: every path parameter fills a `{variable}` and every variable is filled."""
@@ -783,6 +797,13 @@ class DocumentReader:
             if "schema" in media:
                 schema = self.bundler.root_schema(media["schema"], media_pointer + "/schema", refs)
                 dialect = self._declared_dialect(schema)
+            elif "itemSchema" in media and self.is_32 and media_base(content_type) in SEQUENTIAL:
+                # S26.6: a sequential body is an array of its items
+                item = self.bundler.root_schema(
+                    media["itemSchema"], f"{media_pointer}/itemSchema", refs
+                )
+                dialect = self._declared_dialect(item)
+                schema = {"type": "array", "items": item}
             bodies.append(
                 Body(
                     content_type=content_type,

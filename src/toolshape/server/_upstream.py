@@ -25,6 +25,7 @@ import httpx
 from toolshape.call._fit import fit
 from toolshape.call._response_fields import keep_fields
 from toolshape.call._result import decode, is_json, is_text, media_type
+from toolshape.model._http import SEQUENTIAL
 from toolshape.model._types import Request
 from toolshape.plans._plan import Plan
 from toolshape.server._limits import (
@@ -231,22 +232,22 @@ def _cut(
 ) -> dict[str, Any] | None:
     """S25.6: the result of a JSON answer past `max_response_bytes`, its longest arrays cut
     from their end to fit, saying so in its text and `_meta`; None when it can't be (not
-    JSON, nothing to cut, or `on_large_response` is `error`)."""
-    kind, _ = media_type(headers)
-    if api.on_large_response == "error" or not (is_json(kind) or not kind):
+    JSON, nothing to cut, or `on_large_response` is `error`). A sequential answer (S26.6) is
+    cut as its structured items."""
+    read = (
+        None if api.on_large_response == "error" else _to_cut(plan, request, status, headers, body)
+    )
+    fitted = None if read is None else fit(read[0], api.max_response_bytes)
+    if read is None or fitted is None:
         return None
-    try:
-        value = json.loads(body)
-    except (ValueError, RecursionError):
-        return None
-    if request.fields is not None and 200 <= status <= 299:  # S25.7, then cut to fit
-        value = keep_fields(value, request.fields)
-    fitted = fit(value, api.max_response_bytes)
-    if fitted is None:
-        return None
+    whole = read[1]
     shorter, cuts = fitted
-    compact = json.dumps(shorter, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
-    result = plan.result(status, headers, compact)
+    compact = json.dumps(shorter, separators=(",", ":"), ensure_ascii=False)
+    if whole is None:
+        result = plan.result(status, headers, compact.encode("utf-8"))
+    else:
+        result = {**whole, "content": [{"type": "text", "text": compact}]}
+        result["structuredContent"] = shorter
     if not cuts:
         return result
     said = "; ".join(f"{c.pointer} kept {c.kept} of {c.total} items" for c in cuts)
@@ -256,6 +257,28 @@ def _cut(
     )
     result["_meta"] = {TRUNCATED: [c.to_dict() for c in cuts]}
     return result
+
+
+def _to_cut(
+    plan: Plan, request: Request, status: int, headers: list[tuple[str, str]], body: bytes
+) -> tuple[Any, dict[str, Any] | None] | None:
+    """S25.6: the value of an answer to cut — a JSON answer's (S25.7: kept to the call's
+    fields), with None; a sequential answer's structured items, with its whole result — or
+    None when it has none."""
+    kind, _ = media_type(headers)
+    if plan.output_items and kind in SEQUENTIAL:  # S26.6
+        whole = plan.result(status, headers, body, fields=request.fields)
+        value = whole.get("structuredContent")
+        return None if value is None else (value, whole)
+    if not (is_json(kind) or not kind):
+        return None
+    try:
+        value = json.loads(body)
+    except (ValueError, RecursionError):
+        return None
+    if request.fields is not None and 200 <= status <= 299:  # S25.7, then cut to fit
+        value = keep_fields(value, request.fields)
+    return value, None
 
 
 async def _exchange(
