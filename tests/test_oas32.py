@@ -14,7 +14,15 @@ import httpx
 import pytest
 from mcp import Client
 
-from toolshape import ArgumentError, DocumentError, Select, dump_plans, load_plans, plan_document
+from toolshape import (
+    ArgumentError,
+    DocumentError,
+    Options,
+    Select,
+    dump_plans,
+    load_plans,
+    plan_document,
+)
 from toolshape.cli import main
 from toolshape.server import Api, build_server, search
 from toolshape.server._prepare import prepare
@@ -377,6 +385,90 @@ def test_a_querystring_call_reaches_a_real_upstream() -> None:
         "%7B%22a%22%3A%22b%20c%22%7D",
     )
     assert form.query == "term=a%26b&tags=x"
+
+
+PETS = {
+    "Cat": {
+        "type": "object",
+        "properties": {"kind": {"type": "string", "const": "cat"}, "meow": {"type": "boolean"}},
+        "required": ["kind"],
+    },
+    "Dog": {
+        "type": "object",
+        "properties": {"kind": {"type": "string", "const": "dog"}, "bark": {"type": "boolean"}},
+        "required": ["kind"],
+    },
+    "Pet": {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]},
+}
+
+
+def pets(discriminator: dict[str, Any]) -> Any:
+    """A flat tool whose body is a union of `Cat` and `Dog` with `discriminator`, flattened."""
+    body = {
+        "oneOf": [{"$ref": "#/components/schemas/Cat"}, {"$ref": "#/components/schemas/Dog"}],
+        "discriminator": {"propertyName": "kind", **discriminator},
+    }
+    doc = {
+        "openapi": "3.2.0",
+        "info": {"title": "t", "version": "1"},
+        "paths": {
+            "/pets": {
+                "post": {
+                    "operationId": "addPet",
+                    "requestBody": {
+                        "required": True,
+                        "content": {"application/json": {"schema": body}},
+                    },
+                }
+            }
+        },
+        "components": {"schemas": PETS},
+    }
+    result = plan_document(doc, style="flat", options=Options.preset(flatten_unions=True))
+    assert result.errors == ()
+    (tool,) = result.tools
+    return tool
+
+
+@pytest.mark.parametrize(
+    ("arguments", "accepted"),
+    [
+        ({"kind": "cat", "meow": True}, True),  # mapped: the union judges it
+        ({"kind": "cat", "meow": "x"}, False),
+        ({"kind": "Dog", "bark": True}, False),  # the explicit mapping names Dog `dog` only
+        ({"name": "rex"}, True),  # absent: the default branch
+        ({"kind": "bird", "name": "tweety"}, True),  # unmapped: the default branch
+        ({"kind": "bird"}, False),  # ... which requires `name`
+        ({"meow": True}, False),
+    ],
+)
+def test_a_discriminator_default_mapping_judges_what_no_mapping_names(
+    arguments: dict[str, Any], accepted: bool
+) -> None:
+    """S26.8, S11: a flattened union whose discriminator has a `defaultMapping` reads a value
+    whose discriminator is absent or unmapped as the default branch: the flat schema takes
+    the default's members and no longer requires or enumerates the discriminator."""
+    tool = pets(
+        {"mapping": {"cat": "#/components/schemas/Cat", "dog": "Dog"}, "defaultMapping": "Pet"}
+    )
+    properties = tool.input_schema["properties"]
+    assert properties["kind"] == {"type": "string"}
+    assert "name" in properties
+    assert tool.input_schema.get("required", []) == []
+    if accepted:
+        assert tool.call(arguments).body == arguments
+    else:
+        with pytest.raises(ArgumentError):
+            tool.call(arguments)
+
+
+def test_without_an_explicit_mapping_a_branch_is_named_by_its_definition() -> None:
+    """S26.8: implicit mapping: `Cat` names the `Cat` branch, so a value of `Cat` is judged by
+    the union (and fails its `const`); `cat` is mapped to nothing, so the default judges it."""
+    tool = pets({"defaultMapping": "#/components/schemas/Pet"})
+    with pytest.raises(ArgumentError, match="is not valid under any of the given schemas"):
+        tool.call({"kind": "Cat", "name": "x"})
+    assert tool.call({"kind": "cat", "name": "x"}).body == {"kind": "cat", "name": "x"}
 
 
 def test_a_tag_selects_the_operations_of_its_children() -> None:

@@ -15,6 +15,7 @@ from toolshape.flatten._allof import merge_allof, resolve_local
 from toolshape.flatten._keywords import is_annotation
 from toolshape.model._dialects import DRAFT2020_12
 from toolshape.model._json import Unchecked, equal, is_map
+from toolshape.model._pointers import def_name
 from toolshape.model._types import Schema, Wrapped
 
 #: S11: what a variant may hold besides annotations.
@@ -228,26 +229,16 @@ def merge_union(
             "Declare the body as an object",
         )
     variants: list[_Variant] = []
-    for index, raw in enumerate(raw_variants):
+    for index, raw in enumerate([*raw_variants, *_default_branch(schema, raw_variants)]):
         variant = _variant(raw, index, keyword, schema, defs, dialect)
         if isinstance(variant, Wrapped):
             return variant
         variants.append(variant)
     discriminator = schema.get("discriminator")
     if discriminator is not None:
-        name = discriminator.get("propertyName") if is_map(discriminator) else None
-        for index, variant in enumerate(variants):
-            prop = (
-                resolve_local(variant.properties.get(name, {}), defs)
-                if isinstance(name, str)
-                else None
-            )
-            if not is_map(prop) or (_proved_types(prop) or set()) != {"string"}:
-                return _refuse(
-                    keyword,
-                    f"its discriminator `{name}` is not a string property of variant {index}",
-                    "Declare the discriminator as a string property in every variant",
-                )
+        refused = _discriminator_problem(discriminator, variants[: len(raw_variants)], defs)
+        if refused is not None:
+            return _refuse(keyword, *refused)
     names: dict[str, None] = {}
     for variant in variants:
         names.update(dict.fromkeys(variant.properties))
@@ -262,7 +253,13 @@ def merge_union(
         properties[name], wider = _widen(accepted)
         if wider or len(accepted) < len(variants):
             widened.append(name)
-    required = [n for n in variants[0].required if all(n in v.required for v in variants)]
+    default = _default_mapped_name(discriminator)
+    if default is not None:  # S26.8: any other value (or none) is the default branch's
+        properties[default] = {"type": "string"}
+        widened.extend([] if default in widened else [default])
+    required = [
+        n for n in variants[0].required if all(n in v.required for v in variants) and n != default
+    ]
     widened.extend(
         n for v in variants for n in v.required if n not in required and n not in widened
     )
@@ -279,6 +276,78 @@ def merge_union(
     ):
         merged["additionalProperties"] = policies[0]
     return MergedUnion(merged, tuple(widened))
+
+
+def _default_branch(schema: Mapping[str, Unchecked], branches: list[Unchecked]) -> list[Schema]:
+    """S26.8: the discriminator's `defaultMapping` as one more variant to merge, unless it is
+    one of the union's branches already."""
+    discriminator = schema.get("discriminator")
+    if _default_mapped_name(discriminator) is None:
+        return []
+    assert is_map(discriminator)
+    target = discriminator["defaultMapping"]
+    listed = any(is_map(b) and b.get("$ref") == target for b in branches)
+    return [] if listed else [{"$ref": target}]
+
+
+def _discriminator_problem(
+    discriminator: Unchecked, variants: list[_Variant], defs: Mapping[str, Schema]
+) -> tuple[str, str] | None:
+    """S11.2: why the union's variants can't each carry the discriminator (it must be a string
+    property of each), or None."""
+    name = discriminator.get("propertyName") if is_map(discriminator) else None
+    for index, variant in enumerate(variants):
+        prop = (
+            resolve_local(variant.properties.get(name, {}), defs) if isinstance(name, str) else None
+        )
+        if not is_map(prop) or (_proved_types(prop) or set()) != {"string"}:
+            return (
+                f"its discriminator `{name}` is not a string property of variant {index}",
+                "Declare the discriminator as a string property in every variant",
+            )
+    return None
+
+
+def _default_mapped_name(discriminator: Unchecked) -> str | None:
+    """S26.8: the discriminator's property when it has a `defaultMapping`, else None."""
+    if not is_map(discriminator) or not isinstance(discriminator.get("defaultMapping"), str):
+        return None
+    name = discriminator.get("propertyName")
+    return name if isinstance(name, str) else None
+
+
+def default_mapped(schema: Schema) -> Schema:
+    """S26.8: a union whose discriminator has a `defaultMapping`, as JSON Schema can judge it:
+    a value whose discriminator property is mapped (explicitly, or by a branch's definition
+    name) is judged by the union; any other, or none, by the default branch. Any other schema
+    as it is.
+
+        >>> default_mapped({"oneOf": [{"$ref": "#/$defs/Cat"}],
+        ...     "discriminator": {"propertyName": "kind", "defaultMapping": "#/$defs/Pet"}})["if"]
+        {'properties': {'kind': {'enum': ['Cat']}}, 'required': ['kind']}
+    """
+    if not is_map(schema):
+        return schema
+    discriminator = schema.get("discriminator")
+    name = _default_mapped_name(discriminator)
+    if name is None:
+        return schema
+    assert is_map(discriminator)
+    mapping = discriminator.get("mapping")
+    keys = list(mapping) if is_map(mapping) else []
+    targets = set(mapping.values()) if is_map(mapping) else set()
+    for keyword in ("oneOf", "anyOf"):
+        for branch in schema.get(keyword) or []:
+            ref = branch.get("$ref") if is_map(branch) else None
+            found = def_name(ref)
+            if found is not None and ref not in targets and found not in keys:
+                keys.append(found)  # mapped implicitly, by its definition's name
+    union = {k: v for k, v in schema.items() if k not in ("$schema", "$defs")}
+    out: dict[str, Unchecked] = {k: schema[k] for k in ("$schema", "$defs") if k in schema}
+    out["if"] = {"properties": {name: {"enum": keys}}, "required": [name]}
+    out["then"] = union
+    out["else"] = {"$ref": discriminator["defaultMapping"]}
+    return out
 
 
 def describe(widened: tuple[str, ...]) -> str:

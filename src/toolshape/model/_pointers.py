@@ -137,7 +137,8 @@ def subschemas(schema: Any) -> Iterator[Any]:
 
 def references(schema: Any) -> Iterator[str]:
     """Every reference string in `schema` and all its subschemas: `$ref`, `$dynamicRef`,
-    `$recursiveRef`, and OpenAPI `discriminator.mapping` values (S4.4). Iterative: any depth."""
+    `$recursiveRef`, and OpenAPI `discriminator.mapping` and `defaultMapping` values (S4.4,
+    S26.8). Iterative: any depth."""
     stack = [schema]
     while stack:
         node = stack.pop()
@@ -150,6 +151,8 @@ def references(schema: Any) -> Iterator[str]:
         discriminator = node.get("discriminator")
         if is_map(discriminator) and isinstance(discriminator.get("mapping"), Mapping):
             yield from (v for v in discriminator["mapping"].values() if isinstance(v, str))
+        if is_map(discriminator) and isinstance(discriminator.get("defaultMapping"), str):
+            yield discriminator["defaultMapping"]  # S26.8
         for key, value in node.items():
             if key[:2] == "x-" and isinstance(value, (Mapping, list)):
                 stack.extend(_annotation_schemas(value))

@@ -28,7 +28,7 @@ from toolshape.flatten._schemas import (
     order_body,
     reachable_defs,
 )
-from toolshape.flatten._union import describe
+from toolshape.flatten._union import default_mapped, describe
 from toolshape.model._dialects import DIALECTS, DRAFT2020_12, OPENAPI30
 from toolshape.model._errors import PlanError, PlanErrorKind
 from toolshape.model._http import is_binary_media
@@ -416,7 +416,11 @@ def _flat_plan(
     )
     if isinstance(hoisted, Hoisted):
         body = draft.body
-        check = _with_defs(body.schema, op.defs, draft.declare) if composed and body else None
+        check = (
+            _with_defs(default_mapped(body.schema), op.defs, draft.declare)
+            if composed and body
+            else None
+        )
         return to_plan(
             draft,
             "flat",

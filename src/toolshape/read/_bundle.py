@@ -799,34 +799,41 @@ class Bundler:
     def _discriminator(
         self, value: Mapping[str, Unchecked], pointer: Where, refs: list[str]
     ) -> dict[str, Unchecked]:
-        """S4.4: mapping values (references, or bare schema names) point into `$defs`."""
+        """S4.4: mapping values (references, or bare schema names) point into `$defs`, and so
+        does a 3.2 `defaultMapping` (S26.8)."""
         mapping = value.get("mapping")
-        if not is_map(mapping):
-            return dict(value)
-        out: dict[str, Unchecked] = {}
-        for key, target in mapping.items():
-            if isinstance(target, str) and target.startswith("#"):
-                target = self._ref(target, refs)
-            elif isinstance(target, str) and _BARE_NAME.match(target):
-                if target not in self._components:
-                    fail(
-                        "reference",
-                        f"the discriminator mapping at `{render(pointer)}/discriminator` maps "
-                        f"`{key}` to `{target}`, which names no schema in "
-                        "`#/components/schemas`",
-                        "S1.2",
-                    )
-                target = self._ref("#/components/schemas/" + escape(target), refs)
-            elif isinstance(target, str):
+        found = dict(value)
+        default = value.get("defaultMapping")
+        if isinstance(default, str):
+            found["defaultMapping"] = self._mapped("defaultMapping", default, pointer, refs)
+        if is_map(mapping):
+            found["mapping"] = {
+                key: self._mapped(key, target, pointer, refs) for key, target in mapping.items()
+            }
+        return found
+
+    def _mapped(self, key: object, target: Unchecked, pointer: Where, refs: list[str]) -> Unchecked:
+        """One discriminator mapping's target (`key`'s), pointing into `$defs` (S4.4)."""
+        if isinstance(target, str) and target.startswith("#"):
+            return self._ref(target, refs)
+        if isinstance(target, str) and _BARE_NAME.match(target):
+            if target not in self._components:
                 fail(
                     "reference",
-                    f"the discriminator mapping at `{render(pointer)}/discriminator` maps `{key}` to "
-                    f"`{target}`, which is not local to the document; toolshape never "
-                    "retrieves anything, so bundle it into the document",
+                    f"the discriminator mapping at `{render(pointer)}/discriminator` maps "
+                    f"`{key}` to `{target}`, which names no schema in `#/components/schemas`",
                     "S1.2",
                 )
-            out[key] = target
-        return {**value, "mapping": out}
+            return self._ref("#/components/schemas/" + escape(target), refs)
+        if isinstance(target, str):
+            fail(
+                "reference",
+                f"the discriminator mapping at `{render(pointer)}/discriminator` maps `{key}` to "
+                f"`{target}`, which is not local to the document; toolshape never "
+                "retrieves anything, so bundle it into the document",
+                "S1.2",
+            )
+        return target
 
     def _annotation(
         self, value: Unchecked, pointer: Where, refs: list[str], depth: int, walk: _Walk
