@@ -47,6 +47,8 @@ class Operation:
     profile: str
     """The laws hold under both profiles (S10); `legacy` keeps header names as declared."""
     properties: dict[str, Any]
+    method: str = "post"
+    """`post`; in a 3.2 document also `query` or an additional operation's `LINK` (S26)."""
     """Every body property, wherever the body declares it (`properties`, `allOf` branches)."""
 
 
@@ -101,13 +103,18 @@ def operations(draw: st.DrawFn) -> Operation:
     path = "/t" + "".join(f"/{{{p['name']}}}" for p in params if p["in"] == "path")
     operation: dict[str, Any] = {"operationId": "op", "parameters": params}
     operation["requestBody"] = {"required": True, "content": {"application/json": {"schema": body}}}
-    document = {
-        "openapi": "3.1.0",
-        "info": {"title": "t", "version": "1"},
-        "paths": {path: {"post": operation}},
-    }
+    version = draw(st.sampled_from(["3.1.0", "3.2.0"]))  # S26: the laws hold for 3.2 too
+    method = "post" if version == "3.1.0" else draw(st.sampled_from(["post", "query", "LINK"]))
+    item = (
+        {"additionalOperations": {method: operation}} if method == "LINK" else {method: operation}
+    )
+    if version == "3.2.0":
+        for param in params:  # S26.5: cookies in 3.2's own style, where a value can take it
+            if param["in"] == "cookie" and param["schema"].get("type") == "integer":
+                param["style"] = draw(st.sampled_from(["form", "cookie"]))
+    document = {"openapi": version, "info": {"title": "t", "version": "1"}, "paths": {path: item}}
     profile = draw(st.sampled_from(["2026-11-06", "legacy"]))
-    return Operation(document, params, body, profile, properties)
+    return Operation(document, params, body, profile, properties, method)
 
 
 def arg_name(param: dict[str, Any], profile: str = "2026-11-06") -> str:
@@ -235,7 +242,7 @@ def test_flat_and_nested_twin_agree(data: st.DataObject) -> None:
     (nested_plan,) = plan_operation(
         op.document,
         next(iter(op.document["paths"])),
-        "post",
+        op.method,
         style="nested",
         profile=op.profile,  # type: ignore[arg-type]
     )

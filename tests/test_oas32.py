@@ -158,6 +158,12 @@ def test_additional_operations_are_sent_with_their_key() -> None:
         "openWorldHint": True,
     }
     assert by_method["PURGE"].name == "purge_things"
+    from toolshape import plan_operation  # one operation, by its key as written
+
+    (purge,) = plan_operation(document(**item), "/things", "PURGE", style="flat")
+    assert purge == by_method["PURGE"]
+    (query,) = plan_operation(document(**item), "/things", "QUERY", style="flat")
+    assert query == by_method["QUERY"]
     (refused,) = result.errors
     assert "`additionalOperations` names `Get`, which is the path item's own `get`" in str(refused)
     again = Plan.from_dict(by_method["LINK"].to_dict())
@@ -769,3 +775,47 @@ def test_any_other_uri_stays_a_reference_error(ref: str, version: str) -> None:
         f"reference `{ref}` is not local to the document{within}; toolshape never retrieves "
         "anything, so bundle it into the document"
     )
+
+
+def openai_documents() -> list[Any]:
+    """The 3.1 corpus document (OpenAI's): the repository's slice, and the whole one when
+    `TOOLSHAPE_CORPUS` names it."""
+    from tests.conftest import SLICE, whole_corpus
+
+    found = [pytest.param(SLICE / "openai.json", id="slice-openai")]
+    found += [pytest.param(p, id=p.stem) for p in whole_corpus() if p.name == "openai.json"]
+    return found
+
+
+@pytest.mark.parametrize("path", openai_documents())
+def test_a_corpus_document_converted_to_3_2_plans_the_same_tools_and_its_new_ones(
+    path: Path,
+) -> None:
+    """S26.1: a 3.1 corpus document made 3.2 — its version changed, a `query` operation and a
+    streaming answer added — plans every tool of the original exactly as before (the same
+    plan data), plus the two new ones: a `QUERY` tool and one answering items (S26.2, S26.6)."""
+    import copy
+
+    original = json.loads(path.read_text(encoding="utf-8"))
+    assert original["openapi"].startswith("3.1")
+    converted = copy.deepcopy(original)
+    converted["openapi"] = "3.2.0"
+    first = next(iter(converted["paths"]))
+    converted["paths"][first]["query"] = {
+        "operationId": "searchConverted",
+        "requestBody": {"required": True, "content": {"application/json": {"schema": FILTER}}},
+    }
+    event = {"type": "object", "properties": {"data": {"type": "string"}}}
+    stream = {"description": "events", "content": {"text/event-stream": {"itemSchema": event}}}
+    converted["paths"]["/converted/events"] = {
+        "get": {"operationId": "streamConverted", "responses": {"200": stream}}
+    }
+    before = plan_document(original, style="flat")
+    after = plan_document(converted, style="flat")
+    assert len(after.errors) == len(before.errors)
+    old = {tool.name: tool.to_dict() for tool in before.tools}
+    new = {tool.name: tool.to_dict() for tool in after.tools}
+    assert set(new) == set(old) | {"searchConverted", "streamConverted"}
+    assert {name: new[name] for name in old} == old
+    assert new["searchConverted"]["method"] == "QUERY"
+    assert new["streamConverted"]["outputItems"] is True

@@ -356,6 +356,177 @@ def test_mutated_corpus_operations_give_model_tools_totally(
                     assert isinstance(made.call(call), Request)
 
 
+# -- OpenAPI 3.2 (S26): the mutator knows what 3.2 adds ---------------------------------------
+
+KEYWORDS_32 = [
+    *KEYWORDS,
+    "query",
+    "additionalOperations",
+    "itemSchema",
+    "defaultMapping",
+    "mediaTypes",
+    "$self",
+    "parent",
+]
+#: Pieces of 3.2 documents the mutator puts in place of a random node (S26.2-S26.8).
+FRAGMENTS_32: list[Any] = [
+    {"name": "q", "in": "querystring", "content": {"application/json": {"schema": {}}}},
+    {
+        "name": "q",
+        "in": "querystring",
+        "content": {
+            "application/x-www-form-urlencoded": {
+                "schema": {"type": "object", "properties": {"a": {"type": "string"}}}
+            }
+        },
+    },
+    {"name": "c", "in": "cookie", "style": "cookie", "schema": {"type": "object"}},
+    {"text/event-stream": {"itemSchema": {"type": "object"}}},
+    {"application/jsonl": {"itemSchema": {"type": "integer"}}},
+    {"application/json-seq": {"itemSchema": True}},
+    {"LINK": {"operationId": "linkIt"}, "PURGE": {}},
+    {"requestBody": {"content": {"application/json": {"schema": {}}}}},
+    {"propertyName": "kind", "defaultMapping": "#/components/schemas/Nope"},
+    {"$ref": "#/components/mediaTypes/Missing"},
+    "querystring",
+    "cookie",
+    "QUERY",
+]
+VALUES_32 = GARBAGE | st.sampled_from(FRAGMENTS_32)
+
+
+def mutate_32(node: Any, rng: random.Random, value: Any) -> Any:
+    """`mutate`, with 3.2's keywords among those it sets."""
+    if not isinstance(node, dict) or not node or rng.random() < 0.5:
+        return mutate(node, rng, value)
+    out = copy.copy(node)
+    out[rng.choice(KEYWORDS_32)] = value
+    return out
+
+
+_ITEM = {"type": "object", "properties": {"id": {"type": "integer"}}}
+#: A 3.2 document using what 3.2 adds, each path a place for the mutator to start from.
+DOCUMENT_32: dict[str, Any] = {
+    "openapi": "3.2.0",
+    "$self": "https://api.example/openapi.json",
+    "info": {"title": "t", "version": "1"},
+    "tags": [{"name": "pets", "kind": "nav"}, {"name": "cats", "parent": "pets"}],
+    "paths": {
+        "/things": {
+            "query": {
+                "operationId": "findThings",
+                "tags": ["cats"],
+                "requestBody": {"content": {"application/json": {"schema": _ITEM}}},
+            },
+            "additionalOperations": {"LINK": {"operationId": "linkThings"}},
+        },
+        "/search": {
+            "get": {
+                "operationId": "search",
+                "parameters": [
+                    {
+                        "name": "q",
+                        "in": "querystring",
+                        "content": {"application/x-www-form-urlencoded": {"schema": _ITEM}},
+                    },
+                    {"name": "c", "in": "cookie", "style": "cookie", "schema": {}},
+                ],
+                "responses": {
+                    "200": {
+                        "description": "lines",
+                        "content": {"application/jsonl": {"itemSchema": _ITEM}},
+                    }
+                },
+            }
+        },
+        "/events": {
+            "post": {
+                "operationId": "events",
+                "parameters": [
+                    {
+                        "name": "q",
+                        "in": "querystring",
+                        "content": {"application/json": {"schema": {"type": "object"}}},
+                    }
+                ],
+                "requestBody": {"content": {"application/json-seq": {"itemSchema": _ITEM}}},
+                "responses": {
+                    "200": {
+                        "summary": "events",
+                        "content": {"text/event-stream": {"$ref": "#/components/mediaTypes/Sse"}},
+                    }
+                },
+            }
+        },
+        "/pets": {
+            "post": {
+                "operationId": "addPet",
+                "requestBody": {
+                    "content": {
+                        "application/json": {
+                            "schema": {
+                                "oneOf": [{"$ref": "#/components/schemas/Cat"}],
+                                "discriminator": {"propertyName": "kind", "defaultMapping": "Pet"},
+                            }
+                        }
+                    }
+                },
+            }
+        },
+    },
+    "components": {
+        "mediaTypes": {"Sse": {"itemSchema": {"type": "object"}}},
+        "schemas": {
+            "Cat": {"type": "object", "properties": {"kind": {"type": "string"}}},
+            "Pet": {"type": "object", "properties": {"kind": {"type": "string"}}},
+        },
+    },
+}
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.integers(0, 10**9),
+    VALUES_32,
+    st.sampled_from(["flat", "nested"]),
+    GARBAGE,
+    VALUES_32,
+    st.booleans(),
+)
+def test_mutated_3_2_operations_plan_call_and_answer_totally(
+    seed: int, value: Any, style: str, arguments: Any, again: Any, unions: bool
+) -> None:
+    """S14.4, S26: a 3.2 document using what 3.2 adds, or a corpus operation made 3.2, mutated
+    twice with 3.2's keywords and pieces (querystrings, cookie styles, sequential media,
+    additional operations, default mappings, media type references), plans to tools or
+    ToolshapeErrors; each tool answers any arguments with a Request or an ArgumentError, and
+    any answer, sequential ones too, with a result."""
+    rng = random.Random(seed)
+    own = [(DOCUMENT_32, path, "") for path in DOCUMENT_32["paths"]]
+    document, path, _method = rng.choice(own if rng.random() < 0.5 else corpus_operations())
+    item = mutate_32(mutate_32(document["paths"][path], rng, value), rng, again)
+    try:
+        result = plan_document(
+            {**document, "openapi": "3.2.0", "paths": {path: item}},
+            style=style,
+            options=Options.preset(flatten_unions=unions, on_unflattenable="wrap"),
+        )
+    except PlanError:
+        return
+    for error in result.errors:
+        assert isinstance(error, PlanError)
+    for tool in result.tools:
+        answers_totally(tool, arguments)
+        for kind in ("application/jsonl", "application/json-seq", "text/event-stream"):
+            for body in (
+                b'{"a": 1}\n',
+                b"\x1e[1\n",
+                b"data: x\n\n",
+                json.dumps(arguments).encode(),
+            ):
+                assert isinstance(tool.result(200, [("content-type", kind)], body), dict)
+
+
 # -- the surfaces added since: Swagger 2.0, YAML text, plans files ------------------------------
 
 SHOP_TEXT = (Path(__file__).parent / "data" / "shop.swagger.yaml").read_text(encoding="utf-8")

@@ -307,7 +307,9 @@ def plan_operation(
 ) -> tuple[Plan, ...]:
     """Plan one operation: one `Plan` per request content type (S8.2).
 
-    Takes the same keywords as `plan_document`.
+    `method` is a path item's field (`get`, any case; `query` in OpenAPI 3.2), or a key of
+    its `additionalOperations` as written (`LINK`, S26.3). Takes the same keywords as
+    `plan_document`.
 
     Raises:
         PlanError: the operation is missing or can't be planned as asked (the first error).
@@ -316,7 +318,8 @@ def plan_operation(
     reader = DocumentReader(document, server.source, outputs=server.options.output_view != "off")
     select = keywords.get("select")
     for raw in reader.operations():
-        if raw.path == path and raw.method == method.lower():
+        # a fixed field's method in any case; an additional operation's as its key (S26.3)
+        if raw.path == path and raw.method in (method.lower(), method):
             if isinstance(select, Select) and not _selected(
                 select, raw, operation_key(raw)[0], tag_parents(document)
             ):
