@@ -86,20 +86,24 @@ def rejected(plan: Plan, arguments: Any, **kw: Any) -> ArgumentError:
 # -- S18.1 alternatives as data ---------------------------------------------------------------
 
 
+#: S27.5: a scheme without a client-credentials flow, required with no scopes.
+NO_FLOW: dict[str, Any] = {"tokenUrl": None, "scopes": []}
+
+
 def test_each_scheme_kind_is_recorded_with_where_it_goes() -> None:
     """S18.1: name, kind and place of every scheme; one alternative per requirement."""
     plan = tool(document([{name: []} for name in SCHEMES]))
     recorded = [[s.to_dict() for s in alternative] for alternative in plan.security]
     assert recorded == [
-        [{"name": "keyHeader", "type": "apiKey", "in": "header", "parameter": "x-api-key", "scheme": None}],
-        [{"name": "keyQuery", "type": "apiKey", "in": "query", "parameter": "api_key", "scheme": None}],
-        [{"name": "keyCookie", "type": "apiKey", "in": "cookie", "parameter": "session", "scheme": None}],
-        [{"name": "bearer", "type": "http", "in": "header", "parameter": "authorization", "scheme": "bearer"}],
-        [{"name": "basic", "type": "http", "in": "header", "parameter": "authorization", "scheme": "basic"}],
-        [{"name": "digest", "type": "http", "in": "header", "parameter": "authorization", "scheme": "digest"}],
-        [{"name": "oauth", "type": "oauth2", "in": "header", "parameter": "authorization", "scheme": "bearer"}],
-        [{"name": "oidc", "type": "openIdConnect", "in": "header", "parameter": "authorization", "scheme": "bearer"}],
-        [{"name": "mtls", "type": "mutualTLS", "in": None, "parameter": None, "scheme": None}],
+        [{"name": "keyHeader", "type": "apiKey", "in": "header", "parameter": "x-api-key", "scheme": None, **NO_FLOW}],
+        [{"name": "keyQuery", "type": "apiKey", "in": "query", "parameter": "api_key", "scheme": None, **NO_FLOW}],
+        [{"name": "keyCookie", "type": "apiKey", "in": "cookie", "parameter": "session", "scheme": None, **NO_FLOW}],
+        [{"name": "bearer", "type": "http", "in": "header", "parameter": "authorization", "scheme": "bearer", **NO_FLOW}],
+        [{"name": "basic", "type": "http", "in": "header", "parameter": "authorization", "scheme": "basic", **NO_FLOW}],
+        [{"name": "digest", "type": "http", "in": "header", "parameter": "authorization", "scheme": "digest", **NO_FLOW}],
+        [{"name": "oauth", "type": "oauth2", "in": "header", "parameter": "authorization", "scheme": "bearer", **NO_FLOW}],
+        [{"name": "oidc", "type": "openIdConnect", "in": "header", "parameter": "authorization", "scheme": "bearer", **NO_FLOW}],
+        [{"name": "mtls", "type": "mutualTLS", "in": None, "parameter": None, "scheme": None, **NO_FLOW}],
     ]  # fmt: skip
     assert plan.credential_schemes == tuple(SCHEMES)
     assert Plan.from_dict(plan.to_dict()) == plan

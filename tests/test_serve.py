@@ -596,7 +596,7 @@ select = { tagz = ["x"] }
     assert err.splitlines() == [
         f"{where}`api[0].credentials.bearerAuth`: the environment variable NOT_SET_ANYWHERE is not set",
         f"{where}`api[0].credentials.nope`: the document defines no security scheme `nope` (it defines: bearerAuth)",
-        f"{where}`api[0].credentials.literal`: give env:VAR (a credential is read from the environment, never written in clear)",
+        f"{where}`api[0].credentials.literal`: give env:VAR, or client-credentials:env:ID:env:SECRET (a credential is read from the environment, never written in clear)",
         f"{where}two tools are named 'createThing' (and 9 more names); give each API its own `name`",
     ]
 

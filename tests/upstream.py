@@ -5,6 +5,7 @@ a large answer — and the OpenAPI document that describes it (S23's end-to-end 
 from __future__ import annotations
 
 import asyncio
+import base64
 import gzip
 import json
 import socket
@@ -40,6 +41,12 @@ class Upstream:
 
     base_url: str
     seen: list[Seen] = field(default_factory=list)
+    issued: list[str] = field(default_factory=list)
+    """S27.5: the tokens `/token` gave, in order."""
+    refused: set[str] = field(default_factory=set)
+    """S27.5: tokens `/secure` answers 401 to (as if revoked)."""
+    lifetime: int = 3600
+    """S27.5: the `expires_in` of the tokens `/token` gives."""
 
     def since(self, count: int) -> list[Seen]:
         return self.seen[count:]
@@ -122,7 +129,29 @@ def _app(upstream: Upstream) -> Starlette:
         text = "".join(json.dumps({"id": i, "name": f"item {i}"}) + "\n" for i in range(count))
         return Response(text, media_type="application/jsonl")
 
+    async def token(request: Request) -> Response:
+        """S27.5: an OAuth2 token endpoint for client `cid` with secret `s3cret`."""
+        seen = await record(request)
+        expected = "Basic " + base64.b64encode(b"cid:s3cret").decode()
+        if seen.headers.get("authorization") != expected:
+            return JSONResponse({"error": "invalid_client"}, status_code=401)
+        if b"grant_type=client_credentials" not in seen.body:
+            return JSONResponse({"error": "unsupported_grant_type"}, status_code=400)
+        upstream.issued.append(f"tok{len(upstream.issued) + 1}")
+        answer = {"access_token": upstream.issued[-1], "token_type": "Bearer"}
+        return JSONResponse({**answer, "expires_in": upstream.lifetime})
+
+    async def secure(request: Request) -> Response:
+        """S27.5: 200 for the last token given (unless refused), else 401."""
+        seen = await record(request)
+        given = seen.headers.get("authorization", "").removeprefix("Bearer ")
+        if not upstream.issued or given != upstream.issued[-1] or given in upstream.refused:
+            return JSONResponse({"error": "invalid_token"}, status_code=401)
+        return JSONResponse({"ok": True})
+
     routes = [
+        Route("/token", token, methods=["POST"]),
+        Route("/secure", secure),
         Route("/items", items),
         Route("/lines", lines, methods=["GET", "POST"]),
         Route("/things/{id}", echo, methods=["GET", "POST", "PUT", "PATCH", "DELETE"]),

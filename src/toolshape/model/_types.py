@@ -118,6 +118,11 @@ class SecurityScheme:
     scheme: str | None = None
     """The `Authorization` scheme, lower case: `http`'s own (`bearer`, `basic`, `digest`),
     `bearer` for `oauth2` and `openIdConnect`; None for `apiKey` and `mutualTLS`."""
+    token_url: str | None = None
+    """S27.5: an `oauth2` scheme's `clientCredentials` flow's `tokenUrl`, as written; None
+    without one."""
+    scopes: tuple[str, ...] = ()
+    """S27.5: the scopes the operation's security requirement names for this scheme."""
 
     def to_dict(self) -> dict[str, Json]:
         """The scheme as plain data (S15)."""
@@ -127,12 +132,22 @@ class SecurityScheme:
             "in": self.location,
             "parameter": self.parameter,
             "scheme": self.scheme,
+            "tokenUrl": self.token_url,
+            "scopes": list(self.scopes),
         }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Unchecked]) -> SecurityScheme:
         """Load a scheme written by `to_dict`."""
-        return cls(data["name"], data["type"], data["in"], data["parameter"], data["scheme"])
+        return cls(
+            data["name"],
+            data["type"],
+            data["in"],
+            data["parameter"],
+            data["scheme"],
+            data.get("tokenUrl"),
+            tuple(data.get("scopes", ())),
+        )
 
 
 Security: TypeAlias = tuple[tuple[SecurityScheme, ...], ...]

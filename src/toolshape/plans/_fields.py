@@ -351,6 +351,13 @@ DEFS: Mapping[str, Any] = {
                 ]
             },
             "scheme": {"anyOf": [{"type": "null"}, {"type": "string", "pattern": TOKEN}]},
+            "tokenUrl": {
+                "anyOf": [
+                    {"type": "null"},
+                    {"type": "string", "minLength": 1, "pattern": NO_CONTROL},
+                ]
+            },
+            "scopes": {"type": "array", "items": {"type": "string"}},
         },
         "required": ["name", "type", "in", "parameter", "scheme"],
         "additionalProperties": False,

@@ -390,7 +390,10 @@ class DocumentReader:
                     "S18.1",
                 )
             alternatives.append(
-                tuple(self._scheme(str(name), f"{pointer}/{index}") for name in requirement)
+                tuple(
+                    _scoped(self._scheme(str(name), f"{pointer}/{index}"), scopes)
+                    for name, scopes in requirement.items()
+                )
             )
         return tuple(alternatives) or NO_SECURITY
 
@@ -456,7 +459,17 @@ class DocumentReader:
             return SecurityScheme(name, kind, "header", "authorization", scheme.lower())
         if kind == "mutualTLS":
             return SecurityScheme(name, kind, None, None)
-        return SecurityScheme(name, kind, "header", "authorization", "bearer")
+        flows = node.get("flows") if kind == "oauth2" else None
+        flow = flows.get("clientCredentials") if is_map(flows) else None
+        token_url = flow.get("tokenUrl") if is_map(flow) else None  # S27.5
+        return SecurityScheme(
+            name,
+            kind,
+            "header",
+            "authorization",
+            "bearer",
+            token_url if isinstance(token_url, str) and token_url else None,
+        )
 
     def _request_view(
         self, params: tuple[Parameter, ...], bodies: tuple[Body, ...], defs: Mapping[str, Schema]
@@ -971,3 +984,11 @@ def _check_querystring(
             f"query parameter `{beside[0]}`; declare one or the other",
             "S26.4",
         )
+
+
+def _scoped(scheme: SecurityScheme, scopes: Unchecked) -> SecurityScheme:
+    """S27.5: `scheme` with the scopes a security requirement names for it (its list of
+    names; anything else names none)."""
+    if not isinstance(scopes, list) or not scopes:
+        return scheme
+    return dataclasses.replace(scheme, scopes=tuple(str(s) for s in scopes))

@@ -29,10 +29,11 @@ from mcp.shared.exceptions import MCPError
 
 from toolshape.call._mcp import error_result
 from toolshape.model._errors import ArgumentError, CredentialError, EncodeError
-from toolshape.model._types import SecurityScheme
+from toolshape.model._types import Request, SecurityScheme
 from toolshape.model._version import __version__
 from toolshape.plans._plan import Plan
 from toolshape.server._limits import PAGE_BYTES, PAGE_SIZE
+from toolshape.server._oauth import ClientCredentials, TokenError
 from toolshape.server._profiles import CLIENT_PROFILES, ClientProfile, budgeted, profile_for
 from toolshape.server._search import Index, indexed, query_problem, ranked
 from toolshape.server._upstream import Api, error_text, failure, forward
@@ -294,15 +295,56 @@ async def _answer(
 ) -> tuple[dict[str, Any], str]:
     """The call's answer and the status its log line shows."""
     api, plan = entry.api, entry.plan
-    credentials = dict(api.credentials)
+    credentials = {k: v for k, v in api.credentials.items() if not isinstance(v, ClientCredentials)}
     if api.pass_through is not None:
         try:
             credentials[api.pass_through] = _passed_credential(ctx, api.pass_through, plan)
         except _NoCredential as missing:
             return error_text(f"gateway error: {missing}"), "no-credential"
+    http = ctx.lifespan_context["http"]
+    if any(isinstance(v, ClientCredentials) for v in api.credentials.values()):
+        judged = _request(ctx, entry, arguments, {})  # the arguments are judged first (S13)
+        if not isinstance(judged, Request):
+            return judged
     try:
-        caller = entry.model.call if entry.model is not None else plan.call
-        request = caller(arguments, headers=api.headers, credentials=credentials or None)
+        tokens = await _tokens(http, api, plan, fresh=False)
+        answer, word = await _sent(ctx, entry, arguments, {**credentials, **tokens})
+        if tokens and word.partition(" ")[0] == "401":  # S27.5: refused: a new token, once
+            tokens = await _tokens(http, api, plan, fresh=True)
+            answer, word = await _sent(ctx, entry, arguments, {**credentials, **tokens})
+    except TokenError as error:
+        return error_text(f"gateway error: {api.label}: no OAuth2 token: {error}"), "no-token"
+    return answer, word
+
+
+async def _tokens(http: httpx.AsyncClient, api: Api, plan: Plan, *, fresh: bool) -> dict[str, str]:
+    """S27.5: a token for each client-credentials scheme the plan's alternatives name, for the
+    scopes they require of it (`fresh`: new ones, the API refused the last).
+
+    Raises:
+        TokenError: the token endpoint gave none.
+    """
+    tokens: dict[str, str] = {}
+    for name, source in api.credentials.items():
+        scopes = [s.scopes for alternative in plan.security for s in alternative if s.name == name]
+        if isinstance(source, ClientCredentials) and scopes:
+            needed = tuple(scope for group in scopes for scope in group)
+            tokens[name] = await source.token(http, needed, api.timeout, fresh=fresh)
+    return tokens
+
+
+def _request(
+    ctx: ServerRequestContext[Any], entry: Entry, arguments: Any, credentials: dict[str, Any]
+) -> Request | tuple[dict[str, Any], str]:
+    """The request of the call made with `credentials`, or the answer refusing it and its log
+    word.
+
+    Raises:
+        MCPError: an argument error for a client of a protocol before `2025-11-25` (S13.6).
+    """
+    try:
+        caller = entry.model.call if entry.model is not None else entry.plan.call
+        return caller(arguments, headers=entry.api.headers, credentials=credentials or None)
     except CredentialError as error:  # the server's configuration, not the model's call (S18.2)
         return error_text(f"gateway error: {error.message}"), "credential-error"
     except ArgumentError as error:
@@ -311,6 +353,16 @@ async def _answer(
             refusal = MCPError(code=answer["code"], message=answer["message"], data=answer["data"])
             raise refusal from None
         return answer, "refused"
+
+
+async def _sent(
+    ctx: ServerRequestContext[Any], entry: Entry, arguments: Any, credentials: dict[str, Any]
+) -> tuple[dict[str, Any], str]:
+    """The call made with `credentials`, sent: its answer and its log word."""
+    request = _request(ctx, entry, arguments, credentials)
+    if not isinstance(request, Request):
+        return request
+    api, plan = entry.api, entry.plan
     try:
         return await forward(ctx.lifespan_context["http"], api, plan, request)
     except EncodeError as error:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -22,6 +23,7 @@ from toolshape.plans._file import load_plans
 from toolshape.plans._plan import Plan, PlanResult
 from toolshape.read._select import Select
 from toolshape.server._build import duplicates
+from toolshape.server._oauth import ClientCredentials, usable_token_url
 from toolshape.server._settings import ApiSettings
 from toolshape.server._upstream import Api, served_name
 from toolshape.views._tool import TOOL_NAME
@@ -252,29 +254,92 @@ def shown(url: str) -> str:
 
 def _credentials(
     settings: ApiSettings, result: PlanResult, environ: Mapping[str, str], problems: list[str]
-) -> dict[str, str]:
-    """S23.3, S18.2: each credential from the environment variable its `env:VAR` names."""
-    out: dict[str, str] = {}
+) -> dict[str, str | ClientCredentials]:
+    """S23.3, S18.2: each credential from the environment variable its `env:VAR` names; S27.5:
+    `client-credentials:env:ID:env:SECRET`, a client-credentials flow's ID and secret."""
+    out: dict[str, str | ClientCredentials] = {}
     for scheme, source in settings.credentials.items():
         key = (
             f"{settings.key('credentials')} {scheme}"
             if not settings.where
             else f"`{settings.where}credentials.{scheme}`"
         )
-        if not source.startswith("env:") or len(source) == 4:
-            problems.append(
-                f"{key}: give env:VAR (a credential is read from the environment, never written in clear)"
-            )
+        client = source.startswith(CLIENT_CREDENTIALS)
+        if not client and not (source.startswith("env:") and len(source) > 4):
+            problems.append(f"{key}: {GIVE}")
         elif scheme not in result.security_schemes:
             known = ", ".join(result.security_schemes) or "none"
             problems.append(
                 f"{key}: the document defines no security scheme `{scheme}` (it defines: {known})"
             )
-        elif source[4:] not in environ:
-            problems.append(f"{key}: the environment variable {source[4:]} is not set")
         else:
-            out[scheme] = environ[source[4:]]
+            found = (
+                _client_credentials(scheme, source, result, environ)
+                if client
+                else _from_environment(source, environ)
+            )
+            if isinstance(found, Unset):
+                problems.append(f"{key}: {found.why}")
+            else:
+                out[scheme] = found
     return out
+
+
+#: S27.5: how a credential names a client-credentials flow's client ID and secret.
+CLIENT_CREDENTIALS = "client-credentials:"
+#: S23.3: what a credential's source must be.
+GIVE = (
+    "give env:VAR, or client-credentials:env:ID:env:SECRET (a credential is read from the "
+    "environment, never written in clear)"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Unset:
+    """A credential source that gives no value, and why."""
+
+    why: str
+
+
+def _from_environment(source: str, environ: Mapping[str, str]) -> str | Unset:
+    """The value an `env:VAR` source names, or why there is none."""
+    if not source.startswith("env:") or len(source) == 4:
+        return Unset(GIVE)
+    name = source[4:]
+    return (
+        environ[name] if name in environ else Unset(f"the environment variable {name} is not set")
+    )
+
+
+def _client_credentials(
+    scheme: str, source: str, result: PlanResult, environ: Mapping[str, str]
+) -> ClientCredentials | Unset:
+    """S27.5: the client credentials `client-credentials:env:ID:env:SECRET` names for
+    `scheme`, or why it can't have them."""
+    first, _, rest = source[len(CLIENT_CREDENTIALS) :].partition(":")
+    name, _, second = rest.partition(":")
+    client_id, secret = (_from_environment(s, environ) for s in (f"{first}:{name}", second))
+    if not isinstance(client_id, str) or not isinstance(secret, str):
+        unset = client_id if isinstance(client_id, Unset) else secret
+        assert isinstance(unset, Unset)
+        return (
+            unset
+            if "is not set" in unset.why
+            else Unset(f"give {CLIENT_CREDENTIALS}env:ID:env:SECRET")
+        )
+    urls = sorted(
+        {
+            s.token_url
+            for plan in result.tools
+            for alternative in plan.security
+            for s in alternative
+            if s.name == scheme and s.token_url
+        }
+    )
+    if not urls:
+        return Unset(f"the scheme `{scheme}` has no OAuth2 clientCredentials flow with a tokenUrl")
+    refused = usable_token_url(urls[0])
+    return Unset(refused) if refused else ClientCredentials(client_id, secret, urls[0])
 
 
 def missing_credentials(plans: Sequence[Plan], provided: set[str]) -> list[str]:
