@@ -469,16 +469,24 @@ def test_the_server_says_its_version() -> None:
 
 def test_the_serve_extra_installs_what_its_http_client_needs() -> None:
     """S27.9: the `serve` extra asks for `sniffio` beside httpx (httpcore tried to import it
-    on every lock it made without it: 12% of a call's samples)."""
+    on every lock it made without it: 12% of a call's samples), and for uvicorn's faster event
+    loop and HTTP parser (uvloop where the platform has it), which uvicorn then runs on."""
     from importlib.metadata import requires
 
     serve = re.compile(r"extra\s*==\s*[\"']serve[\"']")
     wanted = [r for r in requires("toolshape") or [] if serve.search(r)]
     names = {re.split(r"[<>=!;\[ ]", r, maxsplit=1)[0] for r in wanted}
-    assert {"httpx", "sniffio", "anyio", "uvicorn", "mcp"} <= names
+    assert {"httpx", "sniffio", "anyio", "uvicorn", "mcp", "uvloop", "httptools"} <= names
     import sniffio  # installed with the extra
 
     assert callable(sniffio.current_async_library)
+    from uvicorn.config import Config
+
+    async def app(scope: Any, receive: Any, send: Any) -> None: ...
+
+    config = Config(app)
+    config.load()  # what `http="auto"` became, without starting anything
+    assert config.http_protocol_class.__module__ == "uvicorn.protocols.http.httptools_impl"
 
 
 def test_the_workers_socket_gives_connections_without_nagles_delay() -> None:
