@@ -205,3 +205,18 @@ def test_client_credentials_that_cant_be_used_are_settings_errors(
     found = prepared(tmp_path, token_url, source)
     assert isinstance(found, str)
     assert f"--credential oauth: {message}" in found
+
+
+def test_a_missing_client_credential_is_named_with_how_to_give_it(tmp_path: Any) -> None:
+    """S27.3, S27.5: a client-credentials scheme nothing provides is named at start with the
+    form its credential takes."""
+    import json
+
+    spec = tmp_path / "openapi.json"
+    spec.write_text(json.dumps(document("https://auth.example/token", "https://api.example")))
+    lines: list[str] = []
+    prepare([ApiSettings(document=str(spec))], "toolshape serve", {}, lines.append)
+    assert lines == [
+        "warning: calls to 1 tool will go without oauth (give --credential "
+        "oauth=client-credentials:env:ID:env:SECRET, or a credentials entry)"
+    ]

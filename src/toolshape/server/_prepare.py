@@ -345,8 +345,10 @@ def _client_credentials(
 def missing_credentials(plans: Sequence[Plan], provided: set[str]) -> list[str]:
     """S27.3: a warning per security scheme that served operations require and that nothing
     provides ("calls to 12 tools will go without bearerAuth"): a tool requires a scheme when
-    no security alternative of it is empty or provided whole."""
+    no security alternative of it is empty or provided whole. A scheme with a client-credentials
+    flow is told how to give its client ID and secret (S27.5)."""
     without: dict[str, int] = {}
+    flows = {s.name for plan in plans for a in plan.security for s in a if s.token_url}
     for plan in plans:
         alternatives = [{scheme.name for scheme in alternative} for alternative in plan.security]
         if any(alternative <= provided for alternative in alternatives):
@@ -356,7 +358,9 @@ def missing_credentials(plans: Sequence[Plan], provided: set[str]) -> list[str]:
                 without[name] = without.get(name, 0) + 1
     return [
         f"warning: calls to {count} tool{'s' if count != 1 else ''} will go without {name} "
-        f"(give --credential {name}=env:VAR, or a credentials entry)"
+        f"(give --credential {name}="
+        f"{'client-credentials:env:ID:env:SECRET' if name in flows else 'env:VAR'}, or a "
+        "credentials entry)"
         for name, count in without.items()
     ]
 
