@@ -480,8 +480,9 @@ def test_a_fixed_body_property_follows_dependent_required_and_the_original_schem
     assert "dependentRequired" not in plan.input_schema
     assert plan.call({"team": "t", "n": 1}).body == {"team": "t", "n": 1, "owner": "ops"}
     assert rejected(plan, {"n": 1}).errors[0].message == '"team" is a required property'
-    assert plan.body_check is not None
-    assert plan.body_check["dependentRequired"] == body["dependentRequired"]
+    check = plan.body_check
+    assert isinstance(check, dict)
+    assert check["dependentRequired"] == body["dependentRequired"]
 
 
 def test_a_fixed_property_of_a_body_that_cant_flatten_is_a_configuration_error() -> None:

@@ -83,10 +83,10 @@ class Engine:
                 schema: Schema = self._flat
             elif which == "nested":
                 schema = self._nested
-            elif which == "check":
-                schema = self._check
-            elif which == "output":
-                schema = self._output
+            elif which in ("check", "output"):  # asked for only when the plan has one
+                held = self._check if which == "check" else self._output
+                assert held is not None
+                schema = held
             else:
                 schema = self._rooted(self._nested["properties"][which.partition(":")[2]])
             exact = which == "output" and self.output_view == "exact"

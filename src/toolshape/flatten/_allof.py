@@ -16,7 +16,8 @@ _HOW = 'Give every branch `"type": "object"` with only `properties`, `required` 
 
 def resolve_local(schema: Schema, defs: Mapping[str, Schema]) -> Schema:
     """What a chain of `$ref`-only schemas into `defs` names (the schema itself otherwise)."""
-    return follow(schema, defs).schema
+    found: Schema = follow(schema, defs).schema
+    return found
 
 
 def merge_allof(

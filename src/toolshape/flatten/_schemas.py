@@ -155,7 +155,7 @@ def flat_parts(
     return properties, required, names
 
 
-def reachable_defs(roots: Sequence[Schema], defs: Mapping[str, Schema]) -> dict[str, Schema]:
+def reachable_defs(roots: Sequence[Schema | None], defs: Mapping[str, Schema]) -> dict[str, Schema]:
     """The part of `defs` the references inside `roots` reach, in `defs` order (S4.4: through
     `$ref`, `$dynamicRef` and discriminator mappings)."""
     return reachable(roots, defs)

@@ -269,12 +269,11 @@ def merge_union(
         "required": required,
     }
     policies = [v.additional for v in variants]
+    typed = [p for p in policies if p is not None and p is not False]
     if all(p is False for p in policies):
         merged["additionalProperties"] = False
-    elif all(p is not None and p is not False for p in policies) and all(
-        equal(_strip(p), _strip(policies[0])) for p in policies
-    ):
-        merged["additionalProperties"] = policies[0]
+    elif len(typed) == len(policies) and all(equal(_strip(p), _strip(typed[0])) for p in typed):
+        merged["additionalProperties"] = typed[0]
     return MergedUnion(merged, tuple(widened))
 
 

@@ -16,7 +16,7 @@ __all__ = [
     "thaw",
 ]  # re-exported: every step imports the JSON type from here
 
-Schema: TypeAlias = Any
+Schema: TypeAlias = bool | Mapping[str, Any]
 """A JSON Schema: a mapping, or (JSON Schema 2020-12 / OpenAPI 3.1) `True` / `False`."""
 
 Channel: TypeAlias = Literal["path", "query", "header", "cookie", "body"]

@@ -418,7 +418,7 @@ def _flat_plan(
         body = draft.body
         check = (
             _with_defs(default_mapped(body.schema), op.defs, draft.declare)
-            if composed and body
+            if composed and body and body.schema is not None
             else None
         )
         return to_plan(
@@ -779,8 +779,11 @@ def _fix_body(hoisted: Hoisted, names: frozenset[str]) -> Hoisted:
     )
 
 
-def _with_defs(schema: Schema, defs: Mapping[str, Schema], declare: str | None) -> Schema:
-    """The original body schema, made self-contained for the S6.3 second check."""
+def _with_defs(
+    schema: Schema | None, defs: Mapping[str, Schema], declare: str | None
+) -> Schema | None:
+    """The original body schema, made self-contained for the S6.3 second check (None: the
+    body has no schema)."""
     if not is_map(schema):
         return schema
     out: dict[str, Unchecked] = {"$schema": declare} if declare else {}

@@ -740,7 +740,7 @@ class Bundler:
         if not refs:
             if unflagged:
                 self.clean[id(converted)] = converted
-        elif len(converted) == 1 and "$ref" in converted:  # converts nothing below it
+        elif is_map(converted) and len(converted) == 1 and "$ref" in converted:  # nothing below
             self.clean[id(converted)] = converted  # a view changes no bare reference
 
     def _converted(self, key: str, value: Unchecked) -> bool:

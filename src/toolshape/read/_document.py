@@ -478,6 +478,8 @@ class DocumentReader:
         view, names = self.request_view, {}
 
         def viewed(item: _Viewed) -> _Viewed:
+            if item.schema is None:  # a media type without a schema: nothing to view
+                return item
             schema, dropped = view.of(item.schema, defs)
             names.update(dict.fromkeys(dropped))
             return item if schema is item.schema else dataclasses.replace(item, schema=schema)
