@@ -4,7 +4,6 @@ scopes the operation requires, cached, fetched again once on a 401, never shown.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
 from typing import Any
 
 import anyio
@@ -45,8 +44,8 @@ def document(token_url: str, base_url: str | None = None) -> dict[str, Any]:
 
 
 @pytest.fixture
-def upstream() -> Iterator[up.Upstream]:
-    yield from up.running()
+def upstream() -> up.Upstream:
+    return up.in_memory()
 
 
 def api_of(upstream: up.Upstream, secret: str = "s3cret", token_url: str | None = None) -> Api:
@@ -56,9 +55,15 @@ def api_of(upstream: up.Upstream, secret: str = "s3cret", token_url: str | None 
     return Api(plans, base_url=upstream.base_url, credentials=credentials)
 
 
-def served(api: Api, *calls: dict[str, Any]) -> list[types.CallToolResult]:
+def served(api: Api, upstream: up.Upstream, *calls: dict[str, Any]) -> list[types.CallToolResult]:
+    """The calls, through the `mcp` SDK's client, the test upstream's app answering in memory
+    (the token endpoint too: it is `/token` there)."""
+
     async def run() -> list[types.CallToolResult]:
-        async with Client(build_server([api]), mode="legacy") as client:
+        async with (
+            up.client(upstream) as http,
+            Client(build_server([api], http=http), mode="legacy") as client,
+        ):
             return [await client.call_tool("getSecure", call) for call in calls]
 
     return anyio.run(run)
@@ -77,7 +82,7 @@ def test_a_token_is_fetched_once_with_the_operations_scopes_and_sent(
     `client_credentials`, the scopes the requirement names); later calls reuse it while it is
     good; it reaches the API as a bearer token and never a log line or a result."""
     caplog.set_level(logging.DEBUG)
-    first, second = served(api_of(upstream), {"n": 1}, {"n": 2})
+    first, second = served(api_of(upstream), upstream, {"n": 1}, {"n": 2})
     assert [r.is_error for r in (first, second)] == [False, False]
     token_requests = [s for s in upstream.seen if s.path == "/token"]
     assert len(token_requests) == 1
@@ -93,19 +98,19 @@ def test_a_refused_token_is_fetched_again_once(upstream: up.Upstream) -> None:
     """S27.5: a 401 from the API gets a new token and the call is made again, once; a token
     about to expire (within 30 s) is not used."""
     api = api_of(upstream)
-    (first,) = served(api, {"n": 1})
+    (first,) = served(api, upstream, {"n": 1})
     assert first.is_error is False
     upstream.refused.add("tok1")
-    (again,) = served(api, {"n": 2})
+    (again,) = served(api, upstream, {"n": 2})
     assert again.is_error is False
     assert upstream.issued == ["tok1", "tok2"]
     upstream.refused.update({"tok2", "tok3"})
-    (refused,) = served(api, {"n": 3})
+    (refused,) = served(api, upstream, {"n": 3})
     assert refused.is_error is True
     assert text(refused).startswith("HTTP 401: ")
     assert upstream.issued == ["tok1", "tok2", "tok3"]  # one new token, not more
     upstream.lifetime = 20  # under the 30 s margin: each call fetches its own
-    served(api_of(upstream), {"n": 4}, {"n": 5})
+    served(api_of(upstream), upstream, {"n": 4}, {"n": 5})
     assert len(upstream.issued) == 5
 
 
@@ -113,7 +118,7 @@ def test_a_token_endpoint_that_gives_none_is_a_gateway_error(upstream: up.Upstre
     """S27.5: a refused client is an `isError` naming the API and what the endpoint said,
     never the secret; an argument error is still the model's, judged before any token."""
     api = api_of(upstream, secret="wrong-secret")
-    failed, bad = served(api, {"n": 1}, {"n": "x"})
+    failed, bad = served(api, upstream, {"n": 1}, {"n": "x"})
     assert failed.is_error is True
     host = upstream.base_url.removeprefix("http://")
     assert text(failed) == (

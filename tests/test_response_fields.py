@@ -4,7 +4,6 @@ checked against the output schema, never sent to the API, and the answer kept to
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import anyio
@@ -317,25 +316,24 @@ def test_plan_data_with_a_field_argument_it_cant_serve_is_refused(
     assert str(raised.value) == f"not a toolshape plan: `responseFields` {reason}"
 
 
-# -- served, through the MCP SDK's client and a real upstream -------------------------------
+# -- served, through the MCP SDK's client and the test upstream's app, in memory -------------
 
 
-@pytest.fixture(scope="module")
-def upstream() -> Iterator[up.Upstream]:
-    yield from up.running()
-
-
-def test_a_served_call_gets_the_fields_it_asks_for(upstream: up.Upstream) -> None:
+def test_a_served_call_gets_the_fields_it_asks_for() -> None:
     """S25.7, S25.8: through the `mcp` SDK's client (which checks `structuredContent` against
     the output schema): the answer kept to `fields`, the upstream never sees them; a large
     answer kept to a few fields fits without a cut; a bad path is an `isError` without
     structured content."""
+    upstream = up.in_memory()
     doc = up.items_document(upstream.base_url)
     (plan,) = plan_document(doc, style="flat", options=ON).tools
     api = Api((plan,), base_url=upstream.base_url)
 
     async def work() -> tuple[list[types.Tool], list[types.CallToolResult]]:
-        async with Client(build_server([api]), mode="legacy") as client:
+        async with (
+            up.client(upstream) as http,
+            Client(build_server([api], http=http), mode="legacy") as client,
+        ):
             listed = await client.list_tools()
             return listed.tools, [
                 await client.call_tool("listItems", {"count": 2, "fields": ["data.id"]}),

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import anyio
@@ -208,28 +207,31 @@ def test_an_event_stream_body_is_not_sent() -> None:
     )
 
 
-# -- served, through the MCP SDK's client and a real upstream ---------------------------------
+# -- served, through the MCP SDK's client and the test upstream's app, in memory --------------
 
 
-@pytest.fixture(scope="module")
-def upstream() -> Iterator[up.Upstream]:
-    yield from up.running()
+@pytest.fixture
+def upstream() -> up.Upstream:
+    return up.in_memory()
 
 
 def served(
-    tools: Any, base_url: str, calls: list[tuple[str, Any]], **kw: Any
+    tools: Any, upstream: up.Upstream, calls: list[tuple[str, Any]], **kw: Any
 ) -> list[types.CallToolResult]:
-    api = Api(tuple(tools), base_url=base_url, **kw)
+    api = Api(tuple(tools), base_url=upstream.base_url, **kw)
 
     async def run() -> list[types.CallToolResult]:
-        async with Client(build_server([api]), mode="legacy") as client:
+        async with (
+            up.client(upstream) as http,
+            Client(build_server([api], http=http), mode="legacy") as client,
+        ):
             return [await client.call_tool(name, arguments) for name, arguments in calls]
 
     return anyio.run(run)
 
 
 def test_a_jsonl_answer_is_read_as_items_through_the_server(upstream: up.Upstream) -> None:
-    """S26.6 end to end: a real upstream's JSON Lines answer reaches the `mcp` SDK's client
+    """S26.6 end to end: the upstream's JSON Lines answer reaches the `mcp` SDK's client
     (which checks it against the output schema) as structured items; a JSON Lines body is sent
     one line per item; server-sent events arrive as objects."""
     jsonl = plan_document(
@@ -241,7 +243,7 @@ def test_a_jsonl_answer_is_read_as_items_through_the_server(upstream: up.Upstrea
     before = len(upstream.seen)
     lines, sent = served(
         jsonl,
-        upstream.base_url,
+        upstream,
         [("readLines", {"count": 2}), ("sendLines", {"body": [{"id": 1}, {"id": 2}]})],
     )
     assert lines.is_error is False
@@ -255,7 +257,7 @@ def test_a_jsonl_answer_is_read_as_items_through_the_server(upstream: up.Upstrea
         "application/jsonl",
         b'{"id":1}\n{"id":2}\n',
     )
-    (ticks,) = served(events, upstream.base_url, [("readLines", {"count": 2, "events": 1})])
+    (ticks,) = served(events, upstream, [("readLines", {"count": 2, "events": 1})])
     assert ticks.structured_content == {
         "items": [
             {"event": "tick", "id": "0", "data": "item 0"},
@@ -270,9 +272,7 @@ def test_a_large_sequential_answer_loses_items_from_its_end(upstream: up.Upstrea
     tools = plan_document(
         document("application/jsonl"), style="flat", select=_only("readLines")
     ).tools
-    (cut,) = served(
-        tools, upstream.base_url, [("readLines", {"count": 5000})], max_response_bytes=10_000
-    )
+    (cut,) = served(tools, upstream, [("readLines", {"count": 5000})], max_response_bytes=10_000)
     assert cut.is_error is False
     assert cut.structured_content is not None
     items = cut.structured_content["items"]

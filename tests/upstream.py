@@ -173,6 +173,24 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+#: The base URL of an in-memory upstream (`in_memory`): loopback, so a token URL on it passes
+#: S27.5's check; nothing listens there, the transport answers.
+MEMORY_URL = "http://127.0.0.1:9"
+
+
+def in_memory() -> Upstream:
+    """An upstream answered in memory: `client(upstream)` sends requests to its app."""
+    return Upstream(MEMORY_URL)
+
+
+def client(upstream: Upstream) -> Any:
+    """An httpx client whose requests `upstream`'s app answers in memory (httpx's
+    `ASGITransport`), for `build_server(..., http=...)`; one per event loop."""
+    import httpx
+
+    return httpx.AsyncClient(transport=httpx.ASGITransport(app=_app(upstream)), timeout=None)
+
+
 def running() -> Iterator[Upstream]:
     """Run an upstream until the generator is closed (a pytest fixture's body)."""
     port = free_port()
