@@ -4,6 +4,7 @@ several worker processes can serve one plans file behind any load balancer).
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import logging
 import os
@@ -62,7 +63,9 @@ def run(settings: Sequence[ApiSettings], serving: Serving, source: str) -> None:
     apis = prepare(settings, source, os.environ, _report)
     _report(serving_line(apis, serving), prefix=False)
     if serving.transport == "stdio":
-        anyio.run(_stdio, _server(apis, serving))
+        # S27.9: on uvloop where the extra installed it, as uvicorn runs the HTTP transport
+        uvloop = importlib.util.find_spec("uvloop") is not None
+        anyio.run(_stdio, _server(apis, serving), backend_options={"use_uvloop": uvloop})
         return
     import uvicorn
 
