@@ -265,7 +265,7 @@ def _credentials(
             else f"`{settings.where}credentials.{scheme}`"
         )
         client = source.startswith(CLIENT_CREDENTIALS)
-        if not client and not (source.startswith("env:") and len(source) > 4):
+        if not client and not _is_env(source):
             problems.append(f"{key}: {GIVE}")
         elif scheme not in result.security_schemes:
             known = ", ".join(result.security_schemes) or "none"
@@ -301,10 +301,13 @@ class Unset:
     why: str
 
 
+def _is_env(source: str) -> bool:
+    """Whether `source` is an `env:VAR` source."""
+    return source.startswith("env:") and len(source) > 4
+
+
 def _from_environment(source: str, environ: Mapping[str, str]) -> str | Unset:
-    """The value an `env:VAR` source names, or why there is none."""
-    if not source.startswith("env:") or len(source) == 4:
-        return Unset(GIVE)
+    """The value the `env:VAR` source `source` names, or why there is none."""
     name = source[4:]
     return (
         environ[name] if name in environ else Unset(f"the environment variable {name} is not set")
@@ -318,15 +321,14 @@ def _client_credentials(
     `scheme`, or why it can't have them."""
     first, _, rest = source[len(CLIENT_CREDENTIALS) :].partition(":")
     name, _, second = rest.partition(":")
-    client_id, secret = (_from_environment(s, environ) for s in (f"{first}:{name}", second))
-    if not isinstance(client_id, str) or not isinstance(secret, str):
-        unset = client_id if isinstance(client_id, Unset) else secret
-        assert isinstance(unset, Unset)
-        return (
-            unset
-            if "is not set" in unset.why
-            else Unset(f"give {CLIENT_CREDENTIALS}env:ID:env:SECRET")
-        )
+    sources = (f"{first}:{name}", second)
+    if not all(map(_is_env, sources)):
+        return Unset(f"give {CLIENT_CREDENTIALS}env:ID:env:SECRET")
+    client_id, secret = (_from_environment(s, environ) for s in sources)
+    if isinstance(client_id, Unset):
+        return client_id
+    if isinstance(secret, Unset):
+        return secret
     urls = sorted(
         {
             s.token_url
