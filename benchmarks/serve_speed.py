@@ -5,9 +5,11 @@ one server from plans files.
 Run: python -m benchmarks.serve_speed [--calls N] [--rounds R] [--startup-only | --calls-only]
 
 Calls: one upstream (Starlette under uvicorn, answering a fixed JSON object), one document;
-`toolshape serve --transport http` and FastMCP's `from_openapi(...).run(transport="http")`, each
-its own process; one `mcp` SDK client per server making the same tool calls one after another,
-the servers taking turns round by round (interleaved, so the machine's load falls on both).
+`toolshape serve --transport http` and FastMCP's `from_openapi(...)` served by uvicorn, each its
+own process (with one worker, FastMCP's own `run(transport="http")`; with two, uvicorn's workers
+on FastMCP's stateless app, as toolshape's are); 1 or 8 `mcp` SDK clients per server making the
+same tool calls, the servers taking turns round by round (interleaved, so the machine's load
+falls on both). CPU per call is the server's whole process tree's (its workers included).
 Start-up: every corpus document planned to a plans file first (not timed), then `toolshape
 serve --config` over all of them: the time from starting the process to the first `tools/list`
 page, the whole listing's time and bytes, and the server's resident memory after it.
@@ -131,68 +133,99 @@ def wait_for(port: int, child: subprocess.Popen[bytes]) -> None:
             time.sleep(0.005)
 
 
-def calls_per_second(url: str, pid: int, tool: str, calls: int) -> tuple[float, float]:
-    """Sequential tool calls through one client session: calls per second, and the server
-    process's CPU milliseconds per call."""
+def calls_per_second(
+    url: str, pid: int, tool: str, calls: int, clients: int = 1
+) -> tuple[float, float]:
+    """`calls` tool calls through `clients` client sessions at once (each one after another):
+    calls per second, and the server's CPU milliseconds per call (its process tree's)."""
+    from contextlib import AsyncExitStack
+
     from mcp import Client
 
     async def run() -> tuple[float, float]:
-        async with Client(url) as client:
-            await client.call_tool(tool, {"id": "t1"})  # warm up
+        async with AsyncExitStack() as stack:
+            sessions = [await stack.enter_async_context(Client(url)) for _ in range(clients)]
+            for client in sessions:
+                await client.call_tool(tool, {"id": "t1"})  # warm up
+
+            async def some(client: Any, count: int) -> None:
+                for i in range(count):
+                    result = await client.call_tool(tool, {"id": f"t{i}", "verbose": True})
+                    assert not result.is_error, result
+
+            each = max(calls // clients, 1)
             cpu, started = _cpu_seconds(pid), time.perf_counter()
-            for i in range(calls):
-                result = await client.call_tool(tool, {"id": f"t{i}", "verbose": True})
-                assert not result.is_error, result
+            async with anyio.create_task_group() as group:
+                for client in sessions:
+                    group.start_soon(some, client, each)
             wall, used = time.perf_counter() - started, _cpu_seconds(pid) - cpu
-            return calls / wall, used * 1000 / calls
+            made = each * clients
+            return made / wall, used * 1000 / made
 
     return anyio.run(run)
 
 
 def _cpu_seconds(pid: int) -> float:
-    """The user and system CPU time process `pid` has used."""
+    """The user and system CPU time process `pid` and its children (workers) have used."""
     with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
         fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    own = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children", encoding="ascii") as listed:
+            children = [int(child) for child in listed.read().split()]
+    except OSError:
+        children = []
+    return own + sum(_cpu_seconds(child) for child in children)
 
 
-def fastmcp_main(port: int, spec: str, base_url: str) -> None:
-    """FastMCP's OpenAPI server for `spec` over streamable HTTP (a process of its own)."""
+def _fastmcp(spec: str, base_url: str) -> Any:
     import httpx2
     from fastmcp import FastMCP
 
     with open(spec, encoding="utf-8") as handle:
         spec_data = json.load(handle)
-    server = FastMCP.from_openapi(spec_data, client=httpx2.AsyncClient(base_url=base_url))
+    return FastMCP.from_openapi(spec_data, client=httpx2.AsyncClient(base_url=base_url))
+
+
+def fastmcp_app() -> Any:
+    """FastMCP's server as one of uvicorn's workers: stateless, answering with JSON, as
+    toolshape's workers are (a session must not need its first worker)."""
+    server = _fastmcp(os.environ["FASTMCP_SPEC"], os.environ["FASTMCP_BASE"])
+    return server.http_app(stateless_http=True, json_response=True)
+
+
+def fastmcp_main(port: int, spec: str, base_url: str, workers: int = 1) -> None:
+    """FastMCP's OpenAPI server for `spec` over streamable HTTP (a process of its own)."""
+    if workers > 1:
+        import uvicorn
+
+        os.environ["FASTMCP_SPEC"], os.environ["FASTMCP_BASE"] = spec, base_url
+        uvicorn.run(
+            "benchmarks.serve_speed:fastmcp_app",
+            factory=True,
+            host="127.0.0.1",
+            port=port,
+            workers=workers,
+            log_level="critical",
+            access_log=False,
+        )
+        return
+    server = _fastmcp(spec, base_url)
     server.run(
         transport="http", host="127.0.0.1", port=port, log_level="critical", show_banner=False
     )
 
 
-def compare_calls(calls: int, rounds: int) -> dict[str, Any]:
-    """Calls per second: toolshape serve and FastMCP, interleaved round by round."""
+def compare_calls(calls: int, rounds: int, workers: int = 1, clients: int = 1) -> dict[str, Any]:
+    """Calls per second: toolshape serve and FastMCP, each with `workers` worker processes and
+    `clients` clients at once, interleaved round by round."""
     with upstream() as base, tempfile.TemporaryDirectory() as folder:
         spec = Path(folder) / "things.json"
         spec.write_text(json.dumps(document(base)), encoding="utf-8")
-        ours = [
-            sys.executable,
-            "-m",
-            "toolshape",
-            "serve",
-            str(spec),
-            "--transport",
-            "http",
-            "--log-level",
-            "warning",
-        ]
-        theirs = [
-            sys.executable,
-            "-m",
-            "benchmarks.serve_speed",
-            "--fastmcp-server",
-            str(spec),
-            base,
-        ]
+        ours = [sys.executable, "-m", "toolshape", "serve", str(spec), "--transport", "http",
+                "--log-level", "warning", "--workers", str(workers)]  # fmt: skip
+        theirs = [sys.executable, "-m", "benchmarks.serve_speed", "--fastmcp-server", str(spec),
+                  base, "--workers", str(workers)]  # fmt: skip
         with process(ours) as (our, our_port), process(theirs) as (their, their_port):
             runs = {
                 "toolshape": (f"http://127.0.0.1:{our_port}/mcp", our.pid),
@@ -201,7 +234,7 @@ def compare_calls(calls: int, rounds: int) -> dict[str, Any]:
             figures: dict[str, list[tuple[float, float]]] = {label: [] for label in runs}
             for _ in range(rounds):
                 for label, (url, pid) in runs.items():
-                    figures[label].append(calls_per_second(url, pid, "getThing", calls))
+                    figures[label].append(calls_per_second(url, pid, "getThing", calls, clients))
     ours_, theirs_ = figures["toolshape"], figures["fastmcp"]
     return {
         "toolshape_calls_per_s": statistics.median(f[0] for f in ours_),
@@ -289,22 +322,28 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--fastmcp-server", nargs=2, metavar=("SPEC", "BASE_URL"))
     parser.add_argument("--upstream", action="store_true")
     parser.add_argument("--port", type=int)
+    parser.add_argument("--workers", type=int, default=1)
     args = parser.parse_args(argv)
     if args.fastmcp_server:
-        fastmcp_main(args.port, *args.fastmcp_server)
+        spec, base_url = args.fastmcp_server
+        fastmcp_main(args.port, spec, base_url, workers=args.workers)
         return
     if args.upstream:
         upstream_main(args.port)
         return
     if not args.startup_only:
-        figures = compare_calls(args.calls, args.rounds)
-        print(
-            f"calls over streamable HTTP ({args.calls} per round, median of {args.rounds} rounds): "
-            f"toolshape serve {figures['toolshape_calls_per_s']:.0f}/s, FastMCP "
-            f"{figures['fastmcp_calls_per_s']:.0f}/s, ratio {figures['ratio']:.2f}x (goal: at least 2x); "
-            f"server CPU per call: toolshape {figures['toolshape_cpu_ms']:.2f} ms, FastMCP "
-            f"{figures['fastmcp_cpu_ms']:.2f} ms ({figures['cpu_ratio']:.2f}x less)"
-        )
+        print(f"calls over streamable HTTP, toolshape serve beside FastMCP ({args.calls} per "
+              f"round, median of {args.rounds} rounds; goal: at least 2x FastMCP's calls per "
+              "worker)")  # fmt: skip
+        print("| workers | clients | toolshape calls/s | FastMCP calls/s | ratio | "
+              "toolshape CPU ms/call | FastMCP CPU ms/call | less CPU |")  # fmt: skip
+        print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+        for workers in (1, 2):
+            for clients in (1, 8):
+                f = compare_calls(args.calls, args.rounds, workers, clients)
+                print(f"| {workers} | {clients} | {f['toolshape_calls_per_s']:.0f} | "
+                      f"{f['fastmcp_calls_per_s']:.0f} | {f['ratio']:.2f}x | {f['toolshape_cpu_ms']:.2f} | "
+                      f"{f['fastmcp_cpu_ms']:.2f} | {f['cpu_ratio']:.2f}x |")  # fmt: skip
     if not args.calls_only:
         with tempfile.TemporaryDirectory() as folder:
             figures = startup(Path(folder))
