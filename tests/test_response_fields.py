@@ -196,6 +196,17 @@ def test_a_bad_path_is_reported_beside_the_other_arguments_problems() -> None:
     assert [issue.path for issue in raised.value.errors] == ["q", "fields.0"]
 
 
+def test_a_long_list_of_bad_paths_is_counted_not_listed() -> None:
+    """S25.7, S14.4: at most ten bad paths are each an issue; the others are counted."""
+    plan = tool(document())
+    with pytest.raises(ArgumentError) as raised:
+        plan.call({"fields": ["has_more", *(f"nope{i}" for i in range(20_000))]})
+    issues = raised.value.errors
+    assert [issue.path for issue in issues] == [*(f"fields.{i}" for i in range(1, 11)), "fields"]
+    assert issues[-1].message == "19990 more paths are not in the output schema either"
+    assert len(raised.value.message) < 5_000
+
+
 def test_a_long_list_of_names_is_cut() -> None:
     """S25.7: the error lists at most 40 names, then how many more."""
     answer = {"type": "object", "properties": {f"m{i}": {"type": "string"} for i in range(45)}}

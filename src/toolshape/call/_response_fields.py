@@ -18,6 +18,9 @@ from toolshape.model._pointers import def_name
 
 #: How many of a level's names a message lists before it says how many more there are.
 MOST_NAMES = 40
+#: How many bad paths are each an issue; the rest are counted in one more (a long list of bad
+#: paths must not make a message of megabytes).
+MOST_PATHS = 10
 
 #: A tree of kept paths: each name's subtree, or None when the whole member is kept.
 Tree = dict[str, "Tree | None"]
@@ -31,11 +34,20 @@ def check_fields(
     if not isinstance(given, list) or not all(isinstance(path, str) for path in given):
         return (), [ArgumentIssue(argument, "type", "must be an array of dotted paths (strings)")]
     defs = output.get("$defs")
-    issues = []
+    issues: list[ArgumentIssue] = []
+    more = 0
     for i, path in enumerate(given):
         problem = _path_problem(path, output, defs if is_map(defs) else {})
-        if problem is not None:
+        if problem is not None and len(issues) < MOST_PATHS:
             issues.append(ArgumentIssue(f"{argument}.{i}", "fields", problem))
+        elif problem is not None:
+            more += 1
+    if more:
+        issues.append(
+            ArgumentIssue(
+                argument, "fields", f"{more} more paths are not in the output schema either"
+            )
+        )
     return tuple(given), issues
 
 
