@@ -225,3 +225,23 @@ def test_a_missing_client_credential_is_named_with_how_to_give_it(tmp_path: Any)
         "warning: calls to 1 tool will go without oauth (give --credential "
         "oauth=client-credentials:env:ID:env:SECRET, or a credentials entry)"
     ]
+
+
+def test_a_token_answer_is_read_up_to_a_bound() -> None:
+    """S27.5, S23.5: a token endpoint's answer is read up to 64 KiB; a longer one is no
+    token, and costs no more than that to refuse."""
+    import httpx
+
+    from toolshape.server._oauth import TokenError
+
+    def endless(request: httpx.Request) -> httpx.Response:
+        assert request.headers["accept-encoding"] == "identity"
+        return httpx.Response(200, content=b'{"access_token": "' + b"t" * 1_000_000 + b'"}')
+
+    async def fetch() -> str:
+        async with httpx.AsyncClient(transport=httpx.MockTransport(endless)) as http:
+            source = ClientCredentials("cid", "s3cret", "https://auth.example/token")
+            return await source.token(http, (), 5.0, fresh=False)
+
+    with pytest.raises(TokenError, match="larger than 65536 bytes"):
+        anyio.run(fetch)

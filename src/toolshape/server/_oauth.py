@@ -20,6 +20,8 @@ import httpx
 
 #: S27.5: a token is used until this many seconds before it expires.
 EARLY = 30.0
+#: S23.5: the most of a token endpoint's answer read (a token answer is a few hundred bytes).
+TOKEN_BYTES = 65_536
 
 
 class TokenError(Exception):
@@ -84,20 +86,21 @@ class ClientCredentials:
             "authorization": "Basic " + base64.b64encode(pair).decode("ascii"),
             "content-type": "application/x-www-form-urlencoded",
             "accept": "application/json",
+            "accept-encoding": "identity",
         }
         try:
             with anyio.fail_after(timeout):
-                answer = await http.post(self.token_url, content=urlencode(form), headers=headers)
+                status, body = await _posted(http, self.token_url, urlencode(form), headers)
         except TimeoutError:
             raise TokenError(f"the token endpoint gave no answer within {timeout:g} s") from None
         except httpx.HTTPError as error:
             raise TokenError(
                 f"the token endpoint can't be reached ({type(error).__name__})"
             ) from None
-        if answer.status_code != 200:
-            raise TokenError(f"the token endpoint answered HTTP {answer.status_code}")
+        if status != 200:
+            raise TokenError(f"the token endpoint answered HTTP {status}")
         try:
-            data = json.loads(answer.content)
+            data = json.loads(body)
         except ValueError:
             data = None
         token = data.get("access_token") if isinstance(data, dict) else None
@@ -107,3 +110,20 @@ class ClientCredentials:
         if isinstance(lifetime, bool) or not isinstance(lifetime, (int, float)):
             lifetime = 86400.0
         return token, float(lifetime)
+
+
+async def _posted(
+    http: httpx.AsyncClient, url: str, form: str, headers: dict[str, str]
+) -> tuple[int, bytes]:
+    """The status and body of a POST, the body read up to `TOKEN_BYTES` (S23.5).
+
+    Raises:
+        TokenError: the body is longer.
+    """
+    async with http.stream("POST", url, content=form, headers=headers) as answer:
+        body = b""
+        async for chunk in answer.aiter_bytes():
+            body += chunk
+            if len(body) > TOKEN_BYTES:
+                raise TokenError(f"the token endpoint's answer is larger than {TOKEN_BYTES} bytes")
+        return answer.status_code, body
