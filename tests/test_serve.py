@@ -48,18 +48,38 @@ def plans(base_url: str | None = None) -> tuple[Plan, ...]:
     return plan_document(up.document(base_url), style="flat", options=SERVE_OPTIONS).tools
 
 
-def served(apis: list[Api], work: Callable[[Client], Awaitable[T]], **kw: Any) -> T:
-    """Run `work` with the `mcp` SDK's client connected in memory to `build_server(apis)`."""
+def served(
+    apis: list[Api],
+    work: Callable[[Client], Awaitable[T]],
+    upstream: up.Upstream | None = None,
+    **kw: Any,
+) -> T:
+    """Run `work` with the `mcp` SDK's client connected in memory to `build_server(apis)`;
+    with `upstream`, the server's requests reach that upstream's app in memory too."""
 
     async def run() -> T:
-        async with Client(build_server(apis, **kw), mode="legacy") as client:
+        if upstream is None:
+            async with Client(build_server(apis, **kw), mode="legacy") as client:
+                return await work(client)
+        async with (
+            up.client(upstream) as http,
+            Client(build_server(apis, http=http, **kw), mode="legacy") as client,
+        ):
             return await work(client)
 
     return anyio.run(run)
 
 
-def call(api: Api, name: str, arguments: Any) -> types.CallToolResult:
-    return served([api], lambda client: client.call_tool(name, arguments))
+def call(
+    api: Api, name: str, arguments: Any, upstream: up.Upstream | None = None
+) -> types.CallToolResult:
+    return served([api], lambda client: client.call_tool(name, arguments), upstream)
+
+
+@pytest.fixture
+def memory() -> up.Upstream:
+    """The test upstream's app, answering in memory (no socket: what most tests need)."""
+    return up.in_memory()
 
 
 def leaves(error: BaseException) -> list[BaseException]:
@@ -79,12 +99,12 @@ def text(result: types.CallToolResult) -> str:
 # -- the server in memory ----------------------------------------------------------------------
 
 
-def test_a_call_reaches_the_upstream_as_the_request_the_plan_makes(upstream: up.Upstream) -> None:
-    api = Api(plans(), base_url=upstream.base_url)
-    before = len(upstream.seen)
+def test_a_call_reaches_the_upstream_as_the_request_the_plan_makes(memory: up.Upstream) -> None:
+    api = Api(plans(), base_url=memory.base_url)
+    before = len(memory.seen)
     arguments = {"id": "t 1", "verbose": True, "x-trace": "abc", "name": "n", "tags": ["a"]}
-    result = call(api, "createThing", arguments)
-    (seen,) = upstream.since(before)
+    result = call(api, "createThing", arguments, memory)
+    (seen,) = memory.since(before)
     expected = api.plans[0].call(arguments)
     assert (seen.method, seen.path, seen.query) == ("POST", "/things/t 1", "verbose=true")
     assert expected.url == "/things/t%201?verbose=true"  # the request the plan makes, as sent
@@ -113,12 +133,12 @@ def test_a_call_reaches_the_upstream_as_the_request_the_plan_makes(upstream: up.
     ],
     ids=["image", "404", "no-redirect", "argument-error"],
 )
-def test_answers_by_kind(upstream: up.Upstream, name: str, arguments: Any, check: Any) -> None:
+def test_answers_by_kind(memory: up.Upstream, name: str, arguments: Any, check: Any) -> None:
     """S16.4, S23.5: an image is an image; a 404 an error with its body; a redirect is the
     API's answer, never followed; an argument error never reaches the upstream (S13.6)."""
-    before = len(upstream.seen)
-    assert check(call(Api(plans(), base_url=upstream.base_url), name, arguments))
-    assert len(upstream.since(before)) == (0 if name == "createThing" else 1)
+    before = len(memory.seen)
+    assert check(call(Api(plans(), base_url=memory.base_url), name, arguments, memory))
+    assert len(memory.since(before)) == (0 if name == "createThing" else 1)
 
 
 def test_upstream_failures_are_answers_and_the_server_keeps_serving(upstream: up.Upstream) -> None:
@@ -160,9 +180,9 @@ def test_a_tls_failure_is_an_answer_naming_it(upstream: up.Upstream) -> None:
     assert text(result).startswith("echo: GET /things/t failed: TLS with 127.0.0.1:")
 
 
-def test_tools_list_is_paginated(upstream: up.Upstream) -> None:
+def test_tools_list_is_paginated(memory: up.Upstream) -> None:
     """S23.2: pages of `page_size` tools with cursors; every tool once, in order."""
-    api = Api(plans(), base_url=upstream.base_url)
+    api = Api(plans(), base_url=memory.base_url)
 
     async def work(client: Client) -> list[list[str]]:
         pages, cursor = [], None
@@ -173,7 +193,7 @@ def test_tools_list_is_paginated(upstream: up.Upstream) -> None:
             if cursor is None:
                 return pages
 
-    pages = served([api], work, page_size=4)
+    pages = served([api], work, memory, page_size=4)
     assert [len(p) for p in pages] == [4, 4, 2]
     assert [name for page in pages for name in page] == [p.name for p in api.plans]
 
@@ -181,7 +201,7 @@ def test_tools_list_is_paginated(upstream: up.Upstream) -> None:
         return await client.list_tools(cursor="999")
 
     try:
-        served([api], bad)
+        served([api], bad, memory)
     except BaseException as raised:
         (error,) = leaves(raised)
     else:  # pragma: no cover - the assertion's message
@@ -190,14 +210,14 @@ def test_tools_list_is_paginated(upstream: up.Upstream) -> None:
     assert error.error.message == "Invalid cursor: '999'"
 
 
-def test_several_apis_are_prefixed_and_names_must_differ(upstream: up.Upstream) -> None:
-    one = Api(plans(), base_url=upstream.base_url, name="a")
-    two = Api(plans(), base_url=upstream.base_url, name="b")
+def test_several_apis_are_prefixed_and_names_must_differ(memory: up.Upstream) -> None:
+    one = Api(plans(), base_url=memory.base_url, name="a")
+    two = Api(plans(), base_url=memory.base_url, name="b")
 
     async def work(client: Client) -> list[str]:
         return [t.name for t in (await client.list_tools()).tools]
 
-    names = served([one, two], work)
+    names = served([one, two], work, memory)
     assert names[:2] == ["a_createThing", "a_getThing"]
     assert "b_getBig" in names
     with pytest.raises(ValueError, match="two tools are named 'createThing'"):
@@ -205,10 +225,10 @@ def test_several_apis_are_prefixed_and_names_must_differ(upstream: up.Upstream) 
 
 
 def test_one_log_line_per_call_with_no_value_in_it(
-    upstream: up.Upstream, caplog: pytest.LogCaptureFixture
+    memory: up.Upstream, caplog: pytest.LogCaptureFixture
 ) -> None:
     """S23.8: tool, status, milliseconds; never an argument value or a credential."""
-    api = Api(plans(), base_url=upstream.base_url, credentials={"bearerAuth": "s3cr3t-token"})
+    api = Api(plans(), base_url=memory.base_url, credentials={"bearerAuth": "s3cr3t-token"})
 
     async def work(client: Client) -> None:
         await client.call_tool("createThing", {"id": "secret-id", "name": "secret-name"})
@@ -216,7 +236,7 @@ def test_one_log_line_per_call_with_no_value_in_it(
         await client.call_tool("createThing", {"id": "x"})  # refused
 
     with caplog.at_level(logging.INFO, logger="toolshape.server"):
-        served([api], work)
+        served([api], work, memory)
     lines = [r.getMessage() for r in caplog.records if r.name == "toolshape.server"]
     assert len(lines) == 3
     assert [line.split()[1:3] for line in lines] == [
@@ -226,13 +246,13 @@ def test_one_log_line_per_call_with_no_value_in_it(
     ]
     assert all(line.endswith(" ms") for line in lines)
     assert not any("secret" in line or "s3cr3t" in line for line in lines)
-    assert upstream.seen[-1].headers["authorization"] == "Bearer s3cr3t-token"
+    assert memory.seen[-1].headers["authorization"] == "Bearer s3cr3t-token"
 
 
-def test_discovery_lists_three_tools_that_find_describe_and_call(upstream: up.Upstream) -> None:
+def test_discovery_lists_three_tools_that_find_describe_and_call(memory: up.Upstream) -> None:
     """S23.7: `search_operations`, `describe_operation`, `call_operation` — the last routed
     exactly as the tool itself would be."""
-    api = Api(plans(), base_url=upstream.base_url)
+    api = Api(plans(), base_url=memory.base_url)
 
     async def work(client: Client) -> tuple[Any, ...]:
         listed = await client.list_tools()
@@ -244,7 +264,7 @@ def test_discovery_lists_three_tools_that_find_describe_and_call(upstream: up.Up
         unknown = await client.call_tool("call_operation", {"name": "nope", "arguments": {}})
         return listed, found, described, called, unknown
 
-    listed, found, described, called, unknown = served([api], work, discovery=True)
+    listed, found, described, called, unknown = served([api], work, memory, discovery=True)
     assert [t.name for t in listed.tools] == [
         "search_operations",
         "describe_operation",
@@ -684,18 +704,18 @@ def test_pydantic_ai_runs_openai_tools_strict_through_the_strict_view(
     assert json.loads(seen.body) == {"name": "n"}
 
 
-def test_a_gemini_view_is_listed_and_read_back(upstream: up.Upstream) -> None:
+def test_a_gemini_view_is_listed_and_read_back(memory: up.Upstream) -> None:
     """S22.6: with `schema_view="gemini"` each tool's input schema is the Gemini view's, and a
     call made in that shape reads back before the plan judges it."""
     from toolshape import model_tool
 
-    api = Api(plans(), base_url=upstream.base_url, schema_view="gemini")
+    api = Api(plans(), base_url=memory.base_url, schema_view="gemini")
 
     async def work(client: Client) -> tuple[Any, types.CallToolResult]:
         listed = await client.list_tools()
         return listed, await client.call_tool("listThings", {"limit": None, "tag": ["a"]})
 
-    listed, answer = served([api], work)
+    listed, answer = served([api], work, memory)
     by_name = {t.name: t for t in listed.tools}
     for made in api.plans:
         assert by_name[made.name].input_schema == model_tool(made, "gemini").parameters
