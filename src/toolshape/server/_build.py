@@ -19,7 +19,7 @@ import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeAlias
 
 import httpx
 import mcp_types as types
@@ -301,36 +301,54 @@ async def _answer(
             credentials[api.pass_through] = _passed_credential(ctx, api.pass_through, plan)
         except _NoCredential as missing:
             return error_text(f"gateway error: {missing}"), "no-credential"
-    http = ctx.lifespan_context["http"]
-    if any(isinstance(v, ClientCredentials) for v in api.credentials.values()):
-        judged = _request(ctx, entry, arguments, {})  # the arguments are judged first (S13)
+    needed = _client_credentials(api, plan)
+    cached = {name: source.cached(scopes) for name, (source, scopes) in needed.items()}
+    tokens = {name: token for name, token in cached.items() if token is not None}
+    if len(tokens) < len(needed):  # a token to fetch: the arguments are judged first (S13)
+        judged = _request(ctx, entry, arguments, {})
         if not isinstance(judged, Request):
             return judged
+    http = ctx.lifespan_context["http"]
     try:
-        tokens = await _tokens(http, api, plan, fresh=False)
+        if len(tokens) < len(needed):
+            tokens = await _tokens(http, api, needed, fresh=False)
         answer, word = await _sent(ctx, entry, arguments, {**credentials, **tokens})
         if tokens and word.partition(" ")[0] == "401":  # S27.5: refused: a new token, once
-            tokens = await _tokens(http, api, plan, fresh=True)
+            tokens = await _tokens(http, api, needed, fresh=True)
             answer, word = await _sent(ctx, entry, arguments, {**credentials, **tokens})
     except TokenError as error:
         return error_text(f"gateway error: {api.label}: no OAuth2 token: {error}"), "no-token"
     return answer, word
 
 
-async def _tokens(http: httpx.AsyncClient, api: Api, plan: Plan, *, fresh: bool) -> dict[str, str]:
-    """S27.5: a token for each client-credentials scheme the plan's alternatives name, for the
-    scopes they require of it (`fresh`: new ones, the API refused the last).
+Needed: TypeAlias = dict[str, tuple[ClientCredentials, tuple[str, ...]]]
+"""S27.5: each client-credentials scheme a plan's alternatives name, by name: its credentials
+and the scopes they require of it."""
+
+
+def _client_credentials(api: Api, plan: Plan) -> Needed:
+    """S27.5: the client-credentials schemes `plan` may need a token of."""
+    needed: Needed = {}
+    for name, source in api.credentials.items():
+        scopes = [s.scopes for alternative in plan.security for s in alternative if s.name == name]
+        if isinstance(source, ClientCredentials) and scopes:
+            needed[name] = (source, tuple(scope for group in scopes for scope in group))
+    return needed
+
+
+async def _tokens(
+    http: httpx.AsyncClient, api: Api, needed: Needed, *, fresh: bool
+) -> dict[str, str]:
+    """S27.5: a token for each scheme `needed` names (`fresh`: new ones, the API refused the
+    last).
 
     Raises:
         TokenError: the token endpoint gave none.
     """
-    tokens: dict[str, str] = {}
-    for name, source in api.credentials.items():
-        scopes = [s.scopes for alternative in plan.security for s in alternative if s.name == name]
-        if isinstance(source, ClientCredentials) and scopes:
-            needed = tuple(scope for group in scopes for scope in group)
-            tokens[name] = await source.token(http, needed, api.timeout, fresh=fresh)
-    return tokens
+    return {
+        name: await source.token(http, scopes, api.timeout, fresh=fresh)
+        for name, (source, scopes) in needed.items()
+    }
 
 
 def _request(

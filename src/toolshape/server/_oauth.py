@@ -55,6 +55,11 @@ class ClientCredentials:
     _tokens: dict[tuple[str, ...], tuple[str, float]] = field(default_factory=dict, repr=False)
     _lock: anyio.Lock = field(default_factory=anyio.Lock, repr=False)
 
+    def cached(self, scopes: tuple[str, ...]) -> str | None:
+        """The token for `scopes` while it is good, else None (nothing is fetched)."""
+        found = self._tokens.get(tuple(sorted(set(scopes))))
+        return found[0] if found is not None and found[1] > time.monotonic() else None
+
     async def token(
         self, http: httpx.AsyncClient, scopes: tuple[str, ...], timeout: float, *, fresh: bool
     ) -> str:
@@ -64,11 +69,11 @@ class ClientCredentials:
         Raises:
             TokenError: the endpoint gave none.
         """
-        key = tuple(sorted(set(scopes)))
         async with self._lock:  # one fetch at a time: concurrent calls share its token
-            found = self._tokens.get(key)
-            if found is not None and not fresh and found[1] > time.monotonic():
-                return found[0]
+            found = None if fresh else self.cached(scopes)
+            if found is not None:
+                return found
+            key = tuple(sorted(set(scopes)))
             token, lifetime = await self._fetch(http, key, timeout)
             self._tokens[key] = (token, time.monotonic() + max(lifetime - EARLY, 0.0))
             return token
