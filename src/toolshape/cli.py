@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import base64
 import dataclasses
 import hashlib
 import json
@@ -11,17 +10,16 @@ import os
 import sys
 from collections.abc import Mapping, Sequence
 from importlib import resources
-from typing import Any, Protocol
-from urllib.parse import unquote
+from typing import Any
 
 from toolshape._load import Unreadable, document_of, load_operations, parse_json
 from toolshape._load import read_file as read_file_bytes
+from toolshape._printed import Stream, as_json, encoded, masked, print_table, switch_hint
 from toolshape.call._mcp import error_result
 from toolshape.model._errors import (
     ArgumentError,
     CredentialError,
     DocumentError,
-    EncodeError,
     PlanDataError,
     PlanError,
     SettingsError,
@@ -32,14 +30,13 @@ from toolshape.model._options import (
     SERVE_PRESET,
     SERVE_STYLE,
     Options,
-    fixes,
     option_kinds,
 )
-from toolshape.model._types import Json, JsonObject, Request, Unchecked
+from toolshape.model._types import Json, Unchecked
 from toolshape.model._version import __version__
 from toolshape.planner._api import plan_document
 from toolshape.plans._file import PLANS_FORMAT, dump_plans, load_plans
-from toolshape.plans._plan import Plan, PlanResult
+from toolshape.plans._plan import PlanResult
 from toolshape.read._select import Select
 from toolshape.server._limits import (
     MAX_DOWNLOAD_BYTES,
@@ -49,8 +46,7 @@ from toolshape.server._limits import (
     RETRIES,
     TIMEOUT,
 )
-from toolshape.views._model_tool import model_tool
-from toolshape.views._table import schema_views, view_of
+from toolshape.views._table import schema_views
 
 EXAMPLE = "example.openapi.json"
 """The bundled example document `toolshape plan` reads when no SPEC is given."""
@@ -61,12 +57,6 @@ EXAMPLE = "example.openapi.json"
 _CONTROL = {c: f"\\u{c:04x}" for c in [*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0)]}
 
 
-class Stream(Protocol):
-    """Where the command line writes: a text stream, or one that escapes (`Escaped`)."""
-
-    def write(self, text: str, /) -> int: ...
-
-
 class Escaped:
     """A text stream that writes control characters as escapes (S24.4): document text never
     reaches a terminal as ESC sequences."""
@@ -74,7 +64,7 @@ class Escaped:
     def __init__(self, stream: Stream) -> None:
         self.stream = stream
 
-    def write(self, text: str) -> int:
+    def write(self, text: str) -> object:
         return self.stream.write(text.translate(_CONTROL))
 
     def flush(self) -> None:
@@ -429,82 +419,6 @@ def add_credentials(parser: argparse.ArgumentParser, more: str = "") -> None:
     )
 
 
-def _print_table(result: PlanResult, out: Stream) -> None:
-    rows = [("tool", "style", "args", "body", "title")]
-    for tool in result.tools:
-        arguments = str(len(tool.input_schema.get("properties", {})))
-        rows.append((tool.name, tool.style, arguments, tool.body, tool.title or ""))
-    widths = [max(len(row[i]) for row in rows) for i in range(5)]
-    for row in rows:
-        out.write(
-            "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
-            + "\n"
-        )
-    out.write(f"\n{len(result.tools)} tools, {len(result.errors)} errors\n")
-    for error in result.errors:
-        out.write(f"error: {error.message}\n")
-        hint = switch_hint(error)
-        if hint is not None:
-            out.write(f"hint: {hint}\n")
-    for note in result.diagnostics:
-        if note.level in ("error", "warning"):
-            out.write(f"{note.level}: {note.message}\n")
-
-
-def switch_hint(error: PlanError) -> str | None:
-    """S24.3: the switch that would plan the tool anyway, as one line (the S9 message itself
-    stays exact), or None when no switch would."""
-    found = fixes(error.kind, error.rule, error.reason)
-    return "; ".join(f"`{fix.flag}` {fix.effect}" for fix in found) or None
-
-
-def _as_json(result: PlanResult, view: str = "mcp", inline: bool = False) -> dict[str, Json]:
-    """`--json`: the MCP `Tool` objects (S16.5), how each routes, errors and diagnostics; with
-    a model view (S22.6), each tool's input schema is the view's, and `modelTools` holds the
-    model API's own definitions with whether each is strict and why not.
-
-    Raises:
-        ViewError: a name the model API refuses.
-    """
-    shown: dict[str, Json] = _plain_json(result)
-    chosen = view_of(view, inline=inline)
-    if chosen is None:
-        return shown
-    models = [model_tool(plan, chosen.api, inline_refs=inline) for plan in result.tools]
-    tools: list[JsonObject] = [plan.to_mcp_tool() for plan in result.tools]
-    for tool, model in zip(tools, models, strict=True):
-        tool["inputSchema"] = model.parameters
-        if model.output_schema is not None:
-            tool["outputSchema"] = model.output_schema
-    shown["tools"] = list(tools)
-    shown["modelTools"] = [
-        {"definition": m.definition, "strict": m.strict, "reasons": list(m.reasons)} for m in models
-    ]
-    return shown
-
-
-def _plain_json(result: PlanResult) -> dict[str, Json]:
-    return {
-        "tools": [tool.to_mcp_tool() for tool in result.tools],
-        "routes": [
-            {
-                "name": tool.name,
-                "operation": tool.operation_id,
-                "method": tool.method,
-                "path": tool.path,
-                "contentType": tool.content_type,
-                "style": tool.style,
-                "body": tool.body,
-                "security": [[s.to_dict() for s in alternative] for alternative in tool.security],
-                "fixed": [f.to_dict() for f in tool.fixed],
-            }
-            for tool in result.tools
-        ],
-        "errors": [error.to_dict() for error in result.errors],
-        "diagnostics": [note.to_dict() for note in result.diagnostics],
-    }
-
-
 def _fixed(args: argparse.Namespace) -> dict[str, Json]:
     try:
         return fixed_from(args.fixed)
@@ -565,14 +479,14 @@ def _run(args: argparse.Namespace, out: Stream, err: Stream) -> int:
         )
     if args.json:
         try:
-            shown = _as_json(result, args.schema_view, args.inline_refs)
+            shown = as_json(result, args.schema_view, args.inline_refs)
         except ViewError as error:
             err.write(f"toolshape: {error}\n")
             return 2
         json.dump(shown, out, indent=2, ensure_ascii=False)
         out.write("\n")
     else:
-        _print_table(result, out)
+        print_table(result, out)
     return 1 if result.errors else 0
 
 
@@ -638,62 +552,11 @@ def _call(args: argparse.Namespace, out: Stream, err: Stream) -> int:
     except CredentialError as error:
         err.write(f"toolshape: {error}\n")
         return 2
-    shown = _masked(request, plan) if credentials else request.to_dict()
-    shown["encoded"] = _encoded(request)
+    shown = masked(request, plan) if credentials else request.to_dict()
+    shown["encoded"] = encoded(request)
     json.dump(shown, out, indent=2, ensure_ascii=False)
     out.write("\n")
     return 0
-
-
-def _masked(request: Request, plan: Plan) -> dict[str, Json]:
-    """The printed request with every credential's value replaced by `<credential>`: the
-    headers, query parameters and cookies the operation's schemes name (S18.1)."""
-    places = {
-        (s.location, s.parameter)
-        for alternative in plan.security
-        for s in alternative
-        if s.location
-    }
-    headers = {p for where, p in places if where == "header"}
-    query = {p for where, p in places if where == "query"}
-    cookies = {p for where, p in places if where == "cookie"}
-    masked = "<credential>"
-
-    def cookie(value: str) -> str:
-        pieces = [piece.strip().partition("=") for piece in value.split(";")]
-        return "; ".join(
-            f"{k}={masked}" if unquote(k) in cookies else f"{k}{sep}{v}" for k, sep, v in pieces
-        )
-
-    shown = request.to_dict()
-    shown["headers"] = [
-        [name, masked if name in headers else cookie(value) if name == "cookie" else value]
-        for name, value in request.headers
-    ]
-    url, sep, text = request.url.partition("?")
-    if sep:
-        pairs = [pair.partition("=") for pair in text.split("&")]
-        text = "&".join(
-            f"{k}={masked}" if unquote(k) in query else f"{k}{s}{v}" for k, s, v in pairs
-        )
-        shown["url"] = f"{url}?{text}"
-    return shown
-
-
-def _encoded(request: Request) -> Json:
-    """S17: the bytes `Request.encode()` gives, as text (or base64 when they are not UTF-8
-    text), with the completed content type; or why they can't be made."""
-    try:
-        headers, content = request.encode()
-    except EncodeError as error:
-        return {"error": error.message}
-    if content is None:
-        return None
-    sent = dict(headers).get("content-type")
-    try:
-        return {"contentType": sent, "text": content.decode("utf-8")}
-    except UnicodeDecodeError:
-        return {"contentType": sent, "base64": base64.b64encode(content).decode("ascii")}
 
 
 # -- toolshape serve (S23) ---------------------------------------------------------------------
