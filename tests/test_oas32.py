@@ -359,31 +359,32 @@ def test_a_querystring_that_cant_be_the_query_is_refused(doc: dict[str, Any], me
 
 @pytest.mark.integration
 def test_a_querystring_call_reaches_a_real_upstream() -> None:
-    """S26.4 end to end: through `toolshape.server`, a JSON querystring reaches a real
-    upstream as the whole query string, and a form one as form pairs."""
-    from contextlib import contextmanager
-
+    """S26.4 end to end: through `toolshape.server`, a JSON querystring reaches the test
+    upstream (in memory) as the whole query string, and a form one as form pairs."""
     from tests import upstream as up
 
     json_doc = querystring("application/json", {"type": "object"})
     form_doc = querystring(FORM, FORM_QUERY)
     form_doc["paths"]["/things"]["get"]["operationId"] = "searchForm"
-    with contextmanager(up.running)() as upstream:
-        tools = (
-            *plan_document(json_doc, style="flat").tools,
-            *plan_document(form_doc, style="flat").tools,
-        )
-        api = Api(tools, base_url=upstream.base_url)
+    upstream = up.in_memory()
+    tools = (
+        *plan_document(json_doc, style="flat").tools,
+        *plan_document(form_doc, style="flat").tools,
+    )
+    api = Api(tools, base_url=upstream.base_url)
 
-        async def run() -> Any:
-            async with Client(build_server([api]), mode="legacy") as client:
-                return [
-                    await client.call_tool("searchThings", {"q": {"a": "b c"}}),
-                    await client.call_tool("searchForm", {"term": "a&b", "tags": ["x"]}),
-                ]
+    async def run() -> Any:
+        async with (
+            up.client(upstream) as http,
+            Client(build_server([api], http=http), mode="legacy") as client,
+        ):
+            return [
+                await client.call_tool("searchThings", {"q": {"a": "b c"}}),
+                await client.call_tool("searchForm", {"term": "a&b", "tags": ["x"]}),
+            ]
 
-        results = anyio.run(run)
-        whole, form = upstream.seen
+    results = anyio.run(run)
+    whole, form = upstream.seen
     assert [r.is_error for r in results] == [False, False]
     assert (whole.method, whole.path, whole.query) == (
         "GET",
@@ -644,24 +645,27 @@ def test_a_response_with_a_summary_and_no_description_is_read() -> None:
 
 @pytest.mark.integration
 def test_a_named_server_is_where_calls_go() -> None:
-    """S26.11 end to end: `serve --server local` sends a call to that server (a real
-    upstream), not to the document's first."""
-    from contextlib import contextmanager
-
+    """S26.11 end to end: `serve --server local` sends a call to that server (the test
+    upstream, in memory), not to the document's first."""
     from tests import upstream as up
 
-    with contextmanager(up.running)() as upstream, TemporaryDirectory() as folder:
+    upstream = up.in_memory()
+    with TemporaryDirectory() as folder:
         spec = Path(folder) / "openapi.json"
         spec.write_text(json.dumps(named_servers(upstream.base_url)), encoding="utf-8")
         settings = ApiSettings(document=str(spec), server="local", style="flat")
         (api,) = prepare([settings], "toolshape serve", {}, lambda line: None)
+    assert api.base_url == upstream.base_url
 
-        async def run() -> Any:
-            async with Client(build_server([api]), mode="legacy") as client:
-                return await client.call_tool("findThings", {"text": "x"})
+    async def run() -> Any:
+        async with (
+            up.client(upstream) as http,
+            Client(build_server([api], http=http), mode="legacy") as client,
+        ):
+            return await client.call_tool("findThings", {"text": "x"})
 
-        result = anyio.run(run)
-        (seen,) = upstream.seen
+    result = anyio.run(run)
+    (seen,) = upstream.seen
     assert (seen.method, seen.path) == ("QUERY", "/things")
     assert result.is_error is False
 
