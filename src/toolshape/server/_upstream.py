@@ -16,7 +16,7 @@ import ssl
 import zlib
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, NamedTuple, TypeAlias
 from urllib.parse import urlsplit
 
 import anyio
@@ -105,6 +105,16 @@ def served_name(api: str | None, tool: str) -> str:
 TRUNCATED = "toolshape/truncated"
 
 
+class Received(NamedTuple):
+    """What the API answered: its status, its headers, the body read (at most the read limit)
+    and whether there was more."""
+
+    status: int
+    headers: list[tuple[str, str]]
+    body: bytes
+    more: bool = False
+
+
 class Failed(Exception):
     """The upstream did not answer usably; the message says what failed."""
 
@@ -133,9 +143,7 @@ async def forward(
     for attempt in range(1, tries + 1):
         try:
             with anyio.fail_after(api.timeout):
-                status, headers, body, more = await _exchange(
-                    http, request.method, url, wire, content, limit
-                )
+                received = await _exchange(http, request.method, url, wire, content, limit)
         except TimeoutError:
             what = f"no answer within {api.timeout:g} s (--timeout)"
             return failure(api, request, what), _tried("timeout", attempt)
@@ -144,11 +152,12 @@ async def forward(
                 await anyio.sleep(_backoff(attempt, api))
                 continue
             return failure(api, request, str(error)), _tried("failed", attempt)
-        wait = _retry_after(headers, attempt, api) if status in (429, 503) else None
+        status = received.status
+        wait = _retry_after(received.headers, attempt, api) if status in (429, 503) else None
         if wait is None or attempt == tries:
             break
         await anyio.sleep(wait)
-    answer, word = _answered(api, plan, request, status, headers, body, more)
+    answer, word = _answered(api, plan, request, received)
     return answer, _tried(word, attempt)
 
 
@@ -189,15 +198,10 @@ def _retry_after(headers: list[tuple[str, str]], attempt: int, api: Api) -> floa
 
 
 def _answered(
-    api: Api,
-    plan: Plan,
-    request: Request,
-    status: int,
-    headers: list[tuple[str, str]],
-    body: bytes,
-    more: bool,
+    api: Api, plan: Plan, request: Request, received: Received
 ) -> tuple[dict[str, Any], str]:
     """The result of an answer received, and the log's word for it."""
+    status, headers, body, more = received
     if more:
         return _oversized(api, request, headers, body, downloaded=True), "too-large"
     if not 100 <= status <= 599:  # S14.4: what the API said, as an answer (httpx takes 0-999)
@@ -206,7 +210,7 @@ def _answered(
     if len(body) <= api.max_response_bytes:
         result = plan.result(status, headers, body, fields=request.fields)
         return _read_as_json(request, result), str(status)
-    cut = _cut(api, plan, request, status, headers, body)
+    cut = _cut(api, plan, request, received)
     if cut is None:
         return _oversized(api, request, headers, body[: api.max_response_bytes]), "too-large"
     return _read_as_json(request, cut), f"{status} cut"
@@ -222,21 +226,12 @@ def _read_as_json(request: Request, result: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
-def _cut(
-    api: Api,
-    plan: Plan,
-    request: Request,
-    status: int,
-    headers: list[tuple[str, str]],
-    body: bytes,
-) -> dict[str, Any] | None:
+def _cut(api: Api, plan: Plan, request: Request, received: Received) -> dict[str, Any] | None:
     """S25.6: the result of a JSON answer past `max_response_bytes`, its longest arrays cut
     from their end to fit, saying so in its text and `_meta`; None when it can't be (not
     JSON, nothing to cut, or `on_large_response` is `error`). A sequential answer (S26.6) is
     cut as its structured items."""
-    read = (
-        None if api.on_large_response == "error" else _to_cut(plan, request, status, headers, body)
-    )
+    read = None if api.on_large_response == "error" else _to_cut(plan, request, received)
     fitted = None if read is None else fit(read[0], api.max_response_bytes)
     if read is None or fitted is None:
         return None
@@ -244,7 +239,7 @@ def _cut(
     shorter, cuts = fitted
     compact = json.dumps(shorter, separators=(",", ":"), ensure_ascii=False)
     if whole is None:
-        result = plan.result(status, headers, compact.encode("utf-8"))
+        result = plan.result(received.status, received.headers, compact.encode("utf-8"))
     else:
         result = {**whole, "content": [{"type": "text", "text": compact}]}
         result["structuredContent"] = shorter
@@ -260,11 +255,12 @@ def _cut(
 
 
 def _to_cut(
-    plan: Plan, request: Request, status: int, headers: list[tuple[str, str]], body: bytes
+    plan: Plan, request: Request, received: Received
 ) -> tuple[Any, dict[str, Any] | None] | None:
     """S25.6: the value of an answer to cut — a JSON answer's (S25.7: kept to the call's
     fields), with None; a sequential answer's structured items, with its whole result — or
     None when it has none."""
+    status, headers, body, _ = received
     kind, _ = media_type(headers)
     if plan.output_items and kind in SEQUENTIAL:  # S26.6
         whole = plan.result(status, headers, body, fields=request.fields)
@@ -288,7 +284,7 @@ async def _exchange(
     outbound: list[tuple[bytes, bytes]],
     content: bytes | None,
     limit: int,
-) -> tuple[int, list[tuple[str, str]], bytes, bool]:
+) -> Received:
     """Status, headers, at most `limit` bytes of the body (counted after decompression), and
     whether there was more: reading stops there (S23.5: a larger answer, however long or
     however compressed, costs no more than the limit)."""
@@ -306,7 +302,7 @@ async def _exchange(
             else:
                 body += inflater.rest(limit + 1 - len(body))
             headers = list(response.headers.multi_items())
-            return response.status_code, headers, bytes(body[:limit]), len(body) > limit
+            return Received(response.status_code, headers, bytes(body[:limit]), len(body) > limit)
     except httpx.TimeoutException:
         raise TimeoutError from None
     except httpx.ConnectError as error:
