@@ -516,6 +516,35 @@ def test_the_typescript_client_lists_and_accepts_every_answer(
 
 
 @pytest.mark.integration
+@typescript_sdk()
+def test_the_typescript_client_accepts_an_answer_kept_to_its_fields(
+    upstream: up.Upstream, tmp_path: Path
+) -> None:
+    """S25.7, S25.8: with `--response-fields`, the official TypeScript client (which checks
+    `structuredContent` against `outputSchema`) accepts an answer kept to the `fields` it
+    asked for, and an argument error about a path the answer does not have."""
+    spec = write_document(tmp_path, upstream.base_url)
+    calls = [
+        ["getThing", {"id": "f1", "fields": ["path"]}],
+        ["getThing", {"id": "f2", "fields": ["nope"]}],
+    ]
+    with http_server(str(spec), "--response-fields") as url:
+        done = subprocess.run(
+            ["node", str(NODE / "client.mjs"), url],
+            input=json.dumps({"calls": calls}).encode(),
+            capture_output=True,
+            timeout=60,
+            check=True,
+        )
+    kept, refused = json.loads(done.stdout)["results"]
+    assert kept["result"]["structuredContent"] == {"path": "/things/f1"}
+    assert kept["result"].get("isError") is not True
+    assert refused["result"]["isError"] is True
+    assert "structuredContent" not in refused["result"]
+    assert '"nope" is not in the output schema' in refused["result"]["content"][0]["text"]
+
+
+@pytest.mark.integration
 def test_two_workers_serve_one_plans_file(upstream: up.Upstream, tmp_path: Path) -> None:
     """S23.2: stateless HTTP, so `--workers 2` serve one plans file; every answer is the same
     whichever worker gave it, and both workers answer."""
