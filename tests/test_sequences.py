@@ -13,6 +13,7 @@ import pytest
 from mcp import Client
 
 from tests import upstream as up
+from tests.conftest import typescript_sdk
 from toolshape import ArgumentError, Options, Plan, PlanDataError, plan_document
 from toolshape.call._items import BadItem, read_items, write_items
 from toolshape.server import Api, build_server
@@ -282,3 +283,42 @@ def test_a_large_sequential_answer_loses_items_from_its_end(upstream: up.Upstrea
         "toolshape/truncated": [{"pointer": "/items", "kept": len(items), "total": 5000}]
     }
     assert len(json.dumps(cut.structured_content, separators=(",", ":"))) <= 10_000
+
+
+@pytest.mark.integration
+@typescript_sdk()
+def test_the_typescript_client_accepts_items_through_toolshape_serve(tmp_path: Any) -> None:
+    """S26.6 through `toolshape serve` and a real upstream: the official TypeScript client
+    (which checks `structuredContent` against `outputSchema`) accepts a JSON Lines answer as
+    items, and server-sent events as objects."""
+    import subprocess
+    from contextlib import contextmanager
+
+    from tests.conftest import NODE
+    from tests.test_serve import http_server
+
+    with contextmanager(up.running)() as real:
+        spec = tmp_path / "lines.json"
+        doc = document("application/jsonl", base_url=real.base_url)
+        events = document("text/event-stream", EVENT)["paths"]["/lines"]["get"]
+        doc["paths"]["/events"] = {"get": {**events, "operationId": "readEvents"}}
+        spec.write_text(json.dumps(doc), encoding="utf-8")
+        calls = [["readEvents", {"count": 2, "events": 1}], ["readLines", {"count": 2}]]
+        with http_server(str(spec)) as url:
+            done = subprocess.run(
+                ["node", str(NODE / "client.mjs"), url],
+                input=json.dumps({"calls": calls}).encode(),
+                capture_output=True,
+                timeout=60,
+                check=True,
+            )
+    events, lines = (r["result"] for r in json.loads(done.stdout)["results"])
+    assert events["structuredContent"] == {
+        "items": [
+            {"event": "tick", "id": "0", "data": "item 0"},
+            {"event": "tick", "id": "1", "data": "item 1"},
+        ]
+    }
+    assert lines["structuredContent"] == {
+        "items": [{"id": 0, "name": "item 0"}, {"id": 1, "name": "item 1"}]
+    }

@@ -154,6 +154,7 @@ def _app(upstream: Upstream) -> Starlette:
         Route("/secure", secure),
         Route("/items", items),
         Route("/lines", lines, methods=["GET", "POST"]),
+        Route("/events", lines),  # `events=1` in its query: server-sent events
         Route("/things/{id}", echo, methods=["GET", "POST", "PUT", "PATCH", "DELETE"]),
         Route("/things", echo, methods=["GET", "POST", "QUERY", "LINK"]),
         Route("/me", echo, methods=["GET"]),
