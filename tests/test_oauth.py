@@ -245,3 +245,42 @@ def test_a_token_answer_is_read_up_to_a_bound() -> None:
 
     with pytest.raises(TokenError, match="larger than 65536 bytes"):
         anyio.run(fetch)
+
+
+@pytest.mark.integration
+def test_toolshape_serve_takes_client_credentials_from_its_environment(tmp_path: Any) -> None:
+    """S27.5 as a user runs it: `toolshape serve --credential oauth=client-credentials:env:
+    CLIENT_ID:env:CLIENT_SECRET` over HTTP, a real upstream with its token endpoint, the `mcp`
+    SDK's client: the call reaches the API with the token; the log has neither secret nor
+    token."""
+    import json
+    from contextlib import contextmanager
+
+    import httpx2
+    from mcp.client.streamable_http import streamable_http_client
+
+    from tests.test_serve import http_server
+
+    with contextmanager(up.running)() as real:
+        spec = tmp_path / "openapi.json"
+        doc = document(real.base_url + "/token", real.base_url)
+        spec.write_text(json.dumps(doc), encoding="utf-8")
+        log = tmp_path / "serve.log"
+        source = "oauth=client-credentials:env:CLIENT_ID:env:CLIENT_SECRET"
+        with http_server(str(spec), "--credential", source, log=log, env=ENV) as url:
+
+            async def run() -> types.CallToolResult:
+                async with (
+                    httpx2.AsyncClient() as http,
+                    Client(streamable_http_client(url, http_client=http)) as client,
+                ):
+                    return await client.call_tool("getSecure", {"n": 1})
+
+            answer = anyio.run(run)
+        secure = [s for s in real.seen if s.path == "/secure"]
+    assert answer.is_error is False
+    assert [s.headers["authorization"] for s in secure] == ["Bearer tok1"]
+    logged = log.read_text(encoding="utf-8")
+    assert "getSecure 200" in logged
+    assert "tok1" not in logged
+    assert "s3cret" not in logged
