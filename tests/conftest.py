@@ -222,6 +222,23 @@ def store() -> dict[str, Any]:
 NODE = Path(__file__).resolve().parent / "node"
 
 
+def typescript_calls(url: str, calls: list[list[Any]]) -> Any:
+    """The official TypeScript client over streamable HTTP at `url` (tests/node/client.mjs):
+    every page listed, each `[name, arguments]` call made; its JSON report (`names`, and per
+    call `result` or the `error` the client raised)."""
+    import json
+    import subprocess
+
+    done = subprocess.run(
+        ["node", str(NODE / "client.mjs"), url],
+        input=json.dumps({"calls": calls}).encode(),
+        capture_output=True,
+        timeout=60,
+        check=True,
+    )
+    return json.loads(done.stdout)
+
+
 def typescript_sdk() -> pytest.MarkDecorator:
     """A mark that skips a test, with the reason, when the official TypeScript MCP SDK is not
     installed under tests/node (`npm ci --prefix tests/node`; .ci/run does it)."""

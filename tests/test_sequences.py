@@ -291,10 +291,9 @@ def test_the_typescript_client_accepts_items_through_toolshape_serve(tmp_path: A
     """S26.6 through `toolshape serve` and a real upstream: the official TypeScript client
     (which checks `structuredContent` against `outputSchema`) accepts a JSON Lines answer as
     items, and server-sent events as objects."""
-    import subprocess
     from contextlib import contextmanager
 
-    from tests.conftest import NODE
+    from tests.conftest import typescript_calls
     from tests.test_serve import http_server
 
     with contextmanager(up.running)() as real:
@@ -305,14 +304,8 @@ def test_the_typescript_client_accepts_items_through_toolshape_serve(tmp_path: A
         spec.write_text(json.dumps(doc), encoding="utf-8")
         calls = [["readEvents", {"count": 2, "events": 1}], ["readLines", {"count": 2}]]
         with http_server(str(spec)) as url:
-            done = subprocess.run(
-                ["node", str(NODE / "client.mjs"), url],
-                input=json.dumps({"calls": calls}).encode(),
-                capture_output=True,
-                timeout=60,
-                check=True,
-            )
-    events, lines = (r["result"] for r in json.loads(done.stdout)["results"])
+            report = typescript_calls(url, calls)
+    events, lines = (r["result"] for r in report["results"])
     assert events["structuredContent"] == {
         "items": [
             {"event": "tick", "id": "0", "data": "item 0"},

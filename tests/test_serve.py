@@ -30,7 +30,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
 from tests import upstream as up
-from tests.conftest import NODE, typescript_sdk
+from tests.conftest import NODE, typescript_calls, typescript_sdk
 from toolshape import Options, Plan, dump_plans, plan_document
 from toolshape.cli import main
 from toolshape.server import Api, build_server, credential_of
@@ -498,14 +498,7 @@ def test_the_typescript_client_lists_and_accepts_every_answer(
         ["getBig", {"size": 10}],
     ]
     with http_server(str(spec), "--page-size", "4") as url:
-        done = subprocess.run(
-            ["node", str(NODE / "client.mjs"), url],
-            input=json.dumps({"calls": calls}).encode(),
-            capture_output=True,
-            timeout=60,
-            check=True,
-        )
-    answer = json.loads(done.stdout)
+        answer = typescript_calls(url, calls)
     assert answer["names"] == [p.name for p in plans()]
     errors = [r["error"] for r in answer["results"] if "error" in r]
     assert errors == []
@@ -529,14 +522,8 @@ def test_the_typescript_client_accepts_an_answer_kept_to_its_fields(
         ["getThing", {"id": "f2", "fields": ["nope"]}],
     ]
     with http_server(str(spec), "--response-fields") as url:
-        done = subprocess.run(
-            ["node", str(NODE / "client.mjs"), url],
-            input=json.dumps({"calls": calls}).encode(),
-            capture_output=True,
-            timeout=60,
-            check=True,
-        )
-    kept, refused = json.loads(done.stdout)["results"]
+        report = typescript_calls(url, calls)
+    kept, refused = report["results"]
     assert kept["result"]["structuredContent"] == {"path": "/things/f1"}
     assert kept["result"].get("isError") is not True
     assert refused["result"]["isError"] is True
