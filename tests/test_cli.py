@@ -174,7 +174,7 @@ def test_serves_switches_reach_its_options_over_its_preset() -> None:
 
     def options(*flags: str) -> Options:
         args = _parser().parse_args(["serve", "doc.json", "--base-url", "http://x", *flags])
-        return _api_settings(args).options_value()  # type: ignore[no-any-return]
+        return _api_settings(args).plan_settings().options  # type: ignore[no-any-return]
 
     assert options() == Options.preset(on_collision="rename", on_unflattenable="nested")
     assert options(

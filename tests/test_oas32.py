@@ -653,7 +653,7 @@ def test_a_named_server_is_where_calls_go() -> None:
     with TemporaryDirectory() as folder:
         spec = Path(folder) / "openapi.json"
         spec.write_text(json.dumps(named_servers(upstream.base_url)), encoding="utf-8")
-        settings = ApiSettings(document=str(spec), server="local", style="flat")
+        settings = ApiSettings(document=str(spec), server="local", planning={"style": "flat"})
         (api,) = prepare([settings], "toolshape serve", {}, lambda line: None)
     assert api.base_url == upstream.base_url
 

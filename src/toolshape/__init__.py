@@ -51,7 +51,8 @@ if TYPE_CHECKING:  # the names as mypy sees them; at run time each loads on firs
         Wrapped,
     )
     from toolshape.model._version import __version__
-    from toolshape.planner._api import PlanSettings, plan_document, plan_operation
+    from toolshape.planner._api import plan_document, plan_operation
+    from toolshape.planner._settings import PlanKeywords, PlanSettings
     from toolshape.plans._fields import PLAN_FORMAT
     from toolshape.plans._file import PLANS_FORMAT, PLANS_SCHEMA, dump_plans, load_plans
     from toolshape.plans._format import PLAN_SCHEMA
@@ -105,7 +106,8 @@ _HOMES = {
     "Style": "toolshape.model._types",
     "Wrapped": "toolshape.model._types",
     "__version__": "toolshape.model._version",
-    "PlanSettings": "toolshape.planner._api",
+    "PlanKeywords": "toolshape.planner._settings",
+    "PlanSettings": "toolshape.planner._settings",
     "plan_document": "toolshape.planner._api",
     "plan_operation": "toolshape.planner._api",
     "PLAN_FORMAT": "toolshape.plans._fields",
@@ -167,6 +169,7 @@ __all__ = [
     "PlanDataError",
     "PlanError",
     "PlanErrorKind",
+    "PlanKeywords",
     "PlanResult",
     "PlanSettings",
     "Profile",

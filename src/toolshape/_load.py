@@ -234,8 +234,7 @@ def load_operations(path: str, document: Mapping[str, Any]) -> dict[str, Any]:
     Raises:
         SettingsError: the file can't be read, or names an operation or key that is not there.
     """
-    found = operation_settings(load_settings(path), path, operation_keys(document))
-    return found.mappings()
+    return operation_settings(load_settings(path), path, operation_keys(document))
 
 
 def _toml() -> Any:

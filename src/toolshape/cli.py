@@ -25,19 +25,13 @@ from toolshape.model._errors import (
     SettingsError,
     ViewError,
 )
-from toolshape.model._options import (
-    PROFILES,
-    SERVE_PRESET,
-    SERVE_STYLE,
-    Options,
-    option_kinds,
-)
+from toolshape.model._options import PROFILES, Options, option_kinds
 from toolshape.model._types import Json, Unchecked
 from toolshape.model._version import __version__
 from toolshape.planner._api import plan_document
+from toolshape.planner._settings import SERVED, PlanSettings
 from toolshape.plans._file import PLANS_FORMAT, dump_plans, load_plans
 from toolshape.plans._plan import PlanResult
-from toolshape.read._select import Select
 from toolshape.server._limits import (
     MAX_DOWNLOAD_BYTES,
     MAX_RESPONSE_BYTES,
@@ -209,7 +203,10 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     """`--profile` and one flag per `Options` switch, each with its default in `--help` (S21.2);
     the example gateway shares them."""
     parser.add_argument(
-        "--profile", default="2026-11-06", choices=PROFILES, help="behaviour profile (S10)"
+        "--profile",
+        default=None,
+        choices=PROFILES,
+        help="behaviour profile (S10; default 2026-11-06)",
     )
     group = parser.add_argument_group(
         "switches", "override one switch of the profile (S10); defaults: 2026-11-06 (legacy)"
@@ -240,19 +237,57 @@ def add_options(parser: argparse.ArgumentParser) -> None:
             )
 
 
-def option_overrides(args: argparse.Namespace) -> dict[str, object]:
-    """Every `Options` switch given on the command line, with its value."""
-    overrides: dict[str, object] = {}
-    for name in _switches():
-        value = getattr(args, name)
-        if value is not None:
-            overrides[name] = value == "true" if value in ("true", "false") else value
-    return overrides
+def planning_of(args: argparse.Namespace) -> dict[str, Any]:
+    """The planning settings the flags give, by the keys `PlanSettings.from_mapping` reads
+    (those given only): `style`, `profile`, every switch, `select` and `fixed`.
+
+    Raises:
+        ValueError: a `--fixed` that is not NAME=JSON.
+    """
+    given: dict[str, Any] = {
+        name: value == "true" if value in ("true", "false") else value
+        for name in ("style", "profile", *_switches())
+        if (value := getattr(args, name)) is not None
+    }
+    select = {
+        key: value
+        for key, value in {
+            "tags": args.tag,
+            "operations": args.operation,
+            "methods": args.method,
+            "paths": args.path,
+            "exclude_tags": args.exclude_tag or None,
+            "exclude_operations": args.exclude_operation or None,
+            "deprecated": False if args.no_deprecated else None,
+            "content_types": None if args.content_types == "all" else args.content_types,
+        }.items()
+        if value is not None
+    }
+    if select:
+        given["select"] = select
+    if args.fixed:
+        given["fixed"] = fixed_from(args.fixed)
+    return given
 
 
-def options_from(args: argparse.Namespace) -> Options:
-    """The profile's preset with every switch given on the command line replacing its value."""
-    return Options.preset(args.profile, **option_overrides(args))
+def plan_settings(
+    args: argparse.Namespace, document: Mapping[str, Any], preset: Mapping[str, Any]
+) -> PlanSettings:
+    """What `plan` and `call` plan with: the flags given over `preset`, and the operations
+    file's settings (S24.7).
+
+    Raises:
+        DocumentUnreadable: a malformed `--fixed`.
+        SettingsError: the operations file can't be read, or names what is not there.
+    """
+    try:
+        given = planning_of(args)
+    except ValueError as error:
+        raise DocumentUnreadable(str(error)) from None
+    settings = PlanSettings.from_mapping({**preset, **given}, name=f"toolshape {args.command}")
+    if args.operations is None:
+        return settings
+    return dataclasses.replace(settings, **load_operations(args.operations, document))
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -358,21 +393,6 @@ def add_select(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def select_from(args: argparse.Namespace) -> Select | None:
-    """The `Select` the S20.1 flags describe, or None when none is given."""
-    select = Select(
-        tags=args.tag,
-        operations=args.operation,
-        methods=args.method,
-        paths=args.path,
-        exclude_tags=args.exclude_tag,
-        exclude_operations=args.exclude_operation,
-        deprecated=not args.no_deprecated,
-        content_types=args.content_types,
-    )
-    return None if select == Select() else select
-
-
 def add_operations(parser: argparse.ArgumentParser) -> None:
     """`--operations FILE` (S24.7), read with `operations_from`."""
     parser.add_argument(
@@ -381,18 +401,6 @@ def add_operations(parser: argparse.ArgumentParser) -> None:
         help="per-operation settings by operationId (or derived name), JSON or TOML (a name "
         "ending .toml): style, name, annotations, fixed",
     )
-
-
-def operations_from(path: str | None, document: Mapping[str, Any]) -> dict[str, Any]:
-    """The `plan_document` keywords an operations file gives (`styles`, `names`,
-    `annotations`, `fixed_per_operation`; none without a file).
-
-    Raises:
-        SettingsError: the file can't be read, or names an operation or key that is not there.
-    """
-    if path is None:
-        return {}
-    return load_operations(path, document)
 
 
 def add_fixed(parser: argparse.ArgumentParser) -> None:
@@ -419,13 +427,6 @@ def add_credentials(parser: argparse.ArgumentParser, more: str = "") -> None:
     )
 
 
-def _fixed(args: argparse.Namespace) -> dict[str, Json]:
-    try:
-        return fixed_from(args.fixed)
-    except ValueError as error:
-        raise DocumentUnreadable(str(error)) from None
-
-
 def main(
     argv: Sequence[str] | None = None, out: Stream | None = None, err: Stream | None = None
 ) -> int:
@@ -450,14 +451,9 @@ def _run(args: argparse.Namespace, out: Stream, err: Stream) -> int:
     served = args.out is not None and not planning_flags(args)  # S27.2: what serve plans
     try:
         document, source, digest = read_document(args.spec)
+        settings = plan_settings(args, document, SERVED if served else {})
         result = plan_document(
-            document,
-            style=SERVE_STYLE if served else args.style or "nested",
-            source=args.source or source,
-            options=Options.preset(args.profile, **SERVE_PRESET) if served else options_from(args),
-            fixed=_fixed(args),
-            select=select_from(args),
-            **operations_from(args.operations, document),
+            document, dataclasses.replace(settings, source=args.source or source)
         )
     except (DocumentUnreadable, DocumentError, SettingsError) as error:
         err.write(f"toolshape: {error}\n")
@@ -510,15 +506,8 @@ def _call(args: argparse.Namespace, out: Stream, err: Stream) -> int:
             return 2
         headers.append((name.strip(), value.strip()))
     try:
-        result = plan_document(
-            document,
-            style=args.style or "nested",
-            source=source,
-            options=options_from(args),
-            fixed=_fixed(args),
-            select=select_from(args),
-            **operations_from(args.operations, document),
-        )
+        settings = plan_settings(args, document, {})
+        result = plan_document(document, dataclasses.replace(settings, source=source))
         credentials = credentials_from(args.credential, os.environ, result.security_schemes)
     except (DocumentUnreadable, SettingsError) as error:
         err.write(f"toolshape: {error}\n")
@@ -709,7 +698,7 @@ def _serve(args: argparse.Namespace, err: Stream) -> int:
             settings, source = (_api_settings(args),), "toolshape serve"
         if args.client_profile == "openai-agents":  # its MCP path takes portable names only
             settings = tuple(
-                dataclasses.replace(s, options={"portable_names": True, **s.options})
+                dataclasses.replace(s, planning={"portable_names": True, **s.planning})
                 if s.plans is None
                 else s
                 for s in settings
@@ -779,38 +768,19 @@ def _api_settings(args: argparse.Namespace) -> Any:
             problems.append(f"--header {header!r} is not 'NAME: VALUE'")
         headers[name.strip()] = value.strip()  # as curl reads `Name: value` (S23.5)
     try:
-        fixed = fixed_from(args.fixed)
+        planning = planning_of(args)
     except ValueError as error:
         problems.append(str(error))
-        fixed = {}
     if problems:
         raise SettingsError("toolshape serve", problems)
-    select = {
-        key: value
-        for key, value in {
-            "tags": args.tag,
-            "operations": args.operation,
-            "methods": args.method,
-            "paths": args.path,
-            "exclude_tags": args.exclude_tag or None,
-            "exclude_operations": args.exclude_operation or None,
-            "deprecated": False if args.no_deprecated else None,
-            "content_types": None if args.content_types == "all" else args.content_types,
-        }.items()
-        if value is not None
-    }
     return ApiSettings(
         name=args.name,
         document=args.spec,
         plans=args.plans,
         base_url=args.base_url,
         server=args.server,
-        style=args.style or SERVE_STYLE,
-        profile=args.profile,
-        options=option_overrides(args),
-        select=select,
+        planning=planning,
         credentials=credentials,
-        fixed=fixed,
         headers=headers,
         operations=args.operations,
         timeout=args.timeout,

@@ -232,9 +232,3 @@ def fixes(kind: str, rule: str | None, reason: str) -> tuple[Fix, ...]:
         merged = Fix("flatten_unions", True, "may plan it flat (object variants merged)")
         return (merged, Fix("on_unflattenable", "nested", "plans it nested"))
     return (nested,)
-
-
-#: S23.2, S27.2: what `toolshape serve` plans a document with, and `toolshape plan --out`
-#: writes unless a planning flag is given: flat, every operation a tool, each exact.
-SERVE_STYLE = "flat"
-SERVE_PRESET: Mapping[str, object] = {"on_collision": "rename", "on_unflattenable": "nested"}

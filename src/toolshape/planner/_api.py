@@ -1,129 +1,81 @@
 """The entry points: `plan_document` and `plan_operation` (S2, S8, S9.4).
 
-Both take the same keywords (`PlanSettings`), grouped once into server settings (what applies
-to every tool) and tool settings (the caller's per-operation mappings): a new feature adds one
-field there, not one keyword to two signatures.
+Both take one `PlanSettings` value, or its fields as keywords: a new feature adds one field
+there, not one keyword to two signatures.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TypedDict
+from typing import Any
 
 from typing_extensions import Unpack
 
 from toolshape.flatten._aliases import Taken
 from toolshape.model._errors import DocumentError, PlanError
 from toolshape.model._json import Unchecked
-from toolshape.model._options import Options, Profile
 from toolshape.model._pointers import pointer
-from toolshape.model._types import Diagnostic
+from toolshape.model._types import Diagnostic, Style
 from toolshape.planner._planner import operation_key, plan_operation_tools
-from toolshape.planner._settings import ServerSettings, ToolSettings, server_style
+from toolshape.planner._settings import PlanKeywords, PlanSettings, server_style
 from toolshape.plans._plan import Plan, PlanResult
 from toolshape.read._document import DocumentReader, RawOperation
 from toolshape.read._select import Select
 
 
-class PlanSettings(TypedDict, total=False):
-    """The keywords `plan_document` and `plan_operation` take (every one optional)."""
-
-    style: str
-    """The server-wide `toolInputStyle` (S2): `"flat"` or `"nested"` (default)."""
-    source: str
-    """The document's name in every location (S9.3); default `"openapi.json"`."""
-    profile: Profile
-    """The `Options` preset (S10) when `options` is not given; default `"2026-11-06"`."""
-    options: Options | None
-    """Every behaviour switch (S10); wins over `profile`."""
-    styles: Mapping[str, str] | None
-    """A tool's own style by operationId (or derived name) (S2.2)."""
-    names: Mapping[str, str] | None
-    """A tool's name by operationId (or derived name) (S8.1)."""
-    route: str
-    """The MCP route the S2.4 message names; default `"/mcp"`."""
-    env: Mapping[str, str] | None
-    """What resolves `$env(...)` when `options.env_in_style == "resolve"` (S2.4); the library
-    never reads the process environment."""
-    annotations: Mapping[str, Mapping[str, object]] | None
-    """MCP `ToolAnnotations` hints that override the method's (S16.2), by operationId (or
-    derived name)."""
-    fixed: Mapping[str, object] | None
-    """Arguments the gateway supplies for every operation that declares them, by wire name
-    (S18.4): left out of the advertised schemas, validated now, routed on every call."""
-    fixed_per_operation: Mapping[str, Mapping[str, object]] | None
-    """`fixed` for one operation, by operationId (or derived name); wins over `fixed`."""
-    select: Select | None
-    """Which operations to plan (S20.1); all when None."""
-
-
-_KEYWORDS = frozenset(PlanSettings.__annotations__)
-
-
-def settings(
-    caller: str, keywords: Mapping[str, object]
-) -> tuple[ServerSettings, ToolSettings, list[Diagnostic]]:
-    """`keywords` as server and tool settings, with the S2.3 diagnostic of the server style.
+def _settings(
+    caller: str, settings: PlanSettings | None, keywords: Mapping[str, Any]
+) -> tuple[PlanSettings, Style, list[Diagnostic]]:
+    """The settings given (a `PlanSettings`, or keywords), the server-wide style resolved, and
+    the S2.3 diagnostic of that style.
 
     Raises:
-        TypeError: a keyword that is not a setting (as for any Python call).
+        TypeError: a keyword that is not a setting, or both `settings` and keywords (as for
+            any Python call).
         PlanError: the server-wide style uses `$env(...)` under `2026-11-06` (S2.4).
     """
     unknown = sorted(set(keywords) - _KEYWORDS)
     if unknown:
         raise TypeError(f"{caller}() got an unexpected keyword argument {unknown[0]!r}")
-    given: PlanSettings = keywords  # type: ignore[assignment]
-    options = given.get("options") or Options.preset(given.get("profile", "2026-11-06"))
-    env = dict(given.get("env") or {})
-    route = given.get("route", "/mcp")
-    resolved = server_style(given.get("style", "nested"), options, env, route)
+    if settings is not None and keywords:
+        raise TypeError(f"{caller}() takes `settings` or keywords, not both")
+    chosen = settings if settings is not None else PlanSettings.of(**keywords)
+    resolved = server_style(chosen)
     if isinstance(resolved, PlanError):
         raise resolved
-    style, notes = resolved
-    select = given.get("select")
-    server = ServerSettings(
-        options=options,
-        style=style,
-        source=given.get("source", "openapi.json"),
-        route=route,
-        env=env,
-        fixed=dict(given.get("fixed") or {}),
-        content_types=select.content_types if isinstance(select, Select) else "all",
-    )
-    tools = ToolSettings(
-        styles=dict(given.get("styles") or {}),
-        names=dict(given.get("names") or {}),
-        annotations=dict(given.get("annotations") or {}),
-        fixed={key: dict(value) for key, value in (given.get("fixed_per_operation") or {}).items()},
-    )
-    return server, tools, notes
+    return chosen, *resolved
+
+
+_KEYWORDS = frozenset(PlanKeywords.__annotations__)
 
 
 def plan_document(
-    document: Mapping[str, Unchecked], **keywords: Unpack[PlanSettings]
+    document: Mapping[str, Unchecked],
+    settings: PlanSettings | None = None,
+    **keywords: Unpack[PlanKeywords],
 ) -> PlanResult:
     """Plan every operation of `document` as MCP tools, collecting every error (S9.4).
 
-    Keywords (`PlanSettings`): `style` is the server-wide `toolInputStyle` (S2); `styles` and
-    `names` give per-tool styles and names by operationId (or the derived name of an operation
-    without one); `source` names the document in locations (S9.3); `profile` picks the preset
-    of `options` unless `options` is given (S10); `route` is the MCP route named by the S2.4
-    message; `env` resolves `$env(...)` when `options.env_in_style == "resolve"`.
+    The settings are one `PlanSettings`, or its fields as keywords (`PlanKeywords`, with
+    `profile` presetting `options`): `style` is the server-wide `toolInputStyle` (S2);
+    `styles` and `names` give per-tool styles and names by operationId (or the derived name
+    of an operation without one); `source` names the document in locations (S9.3).
 
     Raises:
         DocumentError: `document` is not an OpenAPI 3.x document at all.
         PlanError: the server-wide `toolInputStyle` uses `$env(...)` under `2026-11-06` (S2.4).
     """
-    server, tools, diagnostics = settings("plan_document", keywords)
-    reader = DocumentReader(document, server.source, outputs=server.options.output_view != "off")
+    chosen, style, diagnostics = _settings("plan_document", settings, keywords)
+    source, select = chosen.source, chosen.select
+    reader = DocumentReader(document, source, outputs=chosen.options.output_view != "off")
     if reader.converted is not None and reader.converted.bare:
-        diagnostics.append(_bare_references(reader.converted.bare, server.source))
+        diagnostics.append(_bare_references(reader.converted.bare, source))
     if "paths" not in document:
         diagnostics.append(
             Diagnostic(
                 "warning",
-                f"the document has no `paths`, so it has no tools ({server.source}#/paths)",
-                location=f"{server.source}#/paths",
+                f"the document has no `paths`, so it has no tools ({source}#/paths)",
+                location=f"{source}#/paths",
             )
         )
     planned: list[Plan] = []
@@ -131,17 +83,16 @@ def plan_document(
     taken: dict[str, Plan] = {}
     names = Taken()  # S19.2: portable names given so far, for their suffixes
     seen: set[str] = set()
-    select = keywords.get("select")
-    parents = tag_parents(document) if isinstance(select, Select) else {}
+    parents = tag_parents(document) if select is not None else {}
     left_out = operations = 0
     for raw in reader.operations():
         operations += 1
         key = operation_key(raw)[0]
         seen.add(key)
-        if isinstance(select, Select) and not _selected(select, raw, key, parents):
+        if select is not None and not _selected(select, raw, key, parents):
             left_out += 1
             continue
-        outcome = plan_operation_tools(reader, raw, server, tools, names)
+        outcome = plan_operation_tools(reader, raw, chosen, style, names)
         errors.extend(outcome.errors)
         diagnostics.extend(outcome.notes)
         for plan in outcome.plans:
@@ -154,21 +105,21 @@ def plan_document(
             diagnostics.extend(plan.diagnostics)
     if left_out:
         diagnostics.append(
-            Diagnostic("debug", f"`select` left out {left_out} operations of {server.source}")
+            Diagnostic("debug", f"`select` left out {left_out} operations of {source}")
         )
-    asked = select.includes if isinstance(select, Select) else None
+    asked = select.includes if select is not None else None
     if asked is not None and operations and left_out == operations:
-        errors.append(_selects_nothing(asked, operations, server.source))
-    diagnostics.extend(_unknown_keys(tools, seen, server.source))
-    diagnostics.extend(_unused_fixed(server.fixed, planned, errors, server.source))
+        errors.append(_selects_nothing(asked, operations, source))
+    diagnostics.extend(_unknown_keys(chosen, seen))
+    diagnostics.extend(_unused_fixed(chosen.fixed, planned, errors, source))
     return PlanResult(
         tuple(planned),
         tuple(errors),
         tuple(diagnostics),
         reader.security_scheme_names(),
-        source=server.source,
-        style=server.style,
-        options=server.options,
+        source=source,
+        style=style,
+        options=chosen.options,
         server_url=reader.server_url(),
         named_servers=reader.named_servers(),
         tag_titles=tag_titles(document),
@@ -284,10 +235,10 @@ def _name_clash(plan: Plan, first: Plan) -> PlanError:
     )
 
 
-def _unknown_keys(tools: ToolSettings, seen: set[str], source: str) -> list[Diagnostic]:
+def _unknown_keys(settings: PlanSettings, seen: set[str]) -> list[Diagnostic]:
     """A warning for every per-operation key that names no operation of the document."""
-    notes = []
-    for option, mapping in tools.mappings().items():
+    notes, source = [], settings.source
+    for option, mapping in settings.per_operation().items():
         unknown = [key for key in mapping if key not in seen]
         if unknown:
             shown = ", ".join(f"`{key}`" for key in unknown)
@@ -303,37 +254,41 @@ def _unknown_keys(tools: ToolSettings, seen: set[str], source: str) -> list[Diag
 
 
 def plan_operation(
-    document: Mapping[str, Unchecked], path: str, method: str, **keywords: Unpack[PlanSettings]
+    document: Mapping[str, Unchecked],
+    path: str,
+    method: str,
+    settings: PlanSettings | None = None,
+    **keywords: Unpack[PlanKeywords],
 ) -> tuple[Plan, ...]:
     """Plan one operation: one `Plan` per request content type (S8.2).
 
     `method` is a path item's field (`get`, any case; `query` in OpenAPI 3.2), or a key of
-    its `additionalOperations` as written (`LINK`, S26.3). Takes the same keywords as
+    its `additionalOperations` as written (`LINK`, S26.3). Takes the same settings as
     `plan_document`.
 
     Raises:
         PlanError: the operation is missing or can't be planned as asked (the first error).
     """
-    server, tools, _ = settings("plan_operation", keywords)
-    reader = DocumentReader(document, server.source, outputs=server.options.output_view != "off")
-    select = keywords.get("select")
+    chosen, style, _ = _settings("plan_operation", settings, keywords)
+    source, select = chosen.source, chosen.select
+    reader = DocumentReader(document, source, outputs=chosen.options.output_view != "off")
     for raw in reader.operations():
         # a fixed field's method in any case; an additional operation's as its key (S26.3)
         if raw.path == path and raw.method in (method.lower(), method):
-            if isinstance(select, Select) and not _selected(
+            if select is not None and not _selected(
                 select, raw, operation_key(raw)[0], tag_parents(document)
             ):
                 raise DocumentError(
                     "document",
                     f"`select` leaves out the operation {method.upper()} {path}",
-                    location=f"{server.source}#{raw.pointer}",
+                    location=f"{source}#{raw.pointer}",
                 )
-            outcome = plan_operation_tools(reader, raw, server, tools)
+            outcome = plan_operation_tools(reader, raw, chosen, style)
             if outcome.errors:
                 raise outcome.errors[0]
             return tuple(outcome.plans)
     raise DocumentError(
         "document",
         f"the document has no operation {method.upper()} {path}",
-        location=f"{server.source}#{pointer('paths', path, method.lower())}",
+        location=f"{source}#{pointer('paths', path, method.lower())}",
     )

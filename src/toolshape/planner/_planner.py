@@ -15,7 +15,7 @@ from toolshape.model._errors import PlanError
 from toolshape.model._json import is_map
 from toolshape.model._options import Options
 from toolshape.model._types import Body, Diagnostic, Operation, Style
-from toolshape.planner._settings import ServerSettings, ToolSettings, tool_style
+from toolshape.planner._settings import PlanSettings, tool_style
 from toolshape.planner._steps import Place, plan_tool
 from toolshape.planner._tool import body_kind
 from toolshape.planner._tool_names import derive_name, tool_name
@@ -48,18 +48,19 @@ class OperationTools:
 def plan_operation_tools(
     reader: DocumentReader,
     raw: RawOperation,
-    server: ServerSettings,
-    tools: ToolSettings,
+    settings: PlanSettings,
+    style: Style,
     taken: Taken | None = None,
 ) -> OperationTools:
     """Every tool of one operation (one per content type, S8.2, or the preferred one, S20.1).
 
     With `portable_names` (S19.2), tool names are portable and `taken` holds the names given
-    so far in the document: a clash gets `_2`, `_3`, … in declaration order."""
-    portable = server.options.portable_names
+    so far in the document: a clash gets `_2`, `_3`, … in declaration order. `style` is the
+    server-wide style, resolved (S2.3)."""
+    portable = settings.options.portable_names
     taken = taken if taken is not None else Taken()
     key, label = operation_key(raw)
-    base = tools.names.get(key, key)
+    base = settings.names.get(key, key)
     location = reader.location(raw.pointer)
 
     def named(content_type: str | None) -> str:
@@ -70,9 +71,9 @@ def plan_operation_tools(
         return name
 
     out = OperationTools()
-    style = tool_style(raw, key, label, server, tools)
-    if isinstance(style, PlanError):
-        out.errors.append(style)
+    own = tool_style(raw, key, label, settings, style)
+    if isinstance(own, PlanError):
+        out.errors.append(own)
         return out
     try:
         op = reader.read(raw)
@@ -88,18 +89,18 @@ def plan_operation_tools(
             )
         )
         return out
-    for body, suffix in _listed(op, server):
+    for body, suffix in _listed(op, settings):
         place = Place(named(suffix), label, location)
-        if body is not None and _unsent(body, op, server.options):
+        if body is not None and _unsent(body, op, settings.options):
             out.notes.append(_not_listed(place, [body]))
             continue
-        outcome = _planned(op, body, place, style, reader, server, tools, key)
+        outcome = _planned(op, body, place, own, reader, settings, key)
         if isinstance(outcome, PlanError):
             out.errors.append(outcome)
         else:
             out.plans.append(outcome)
     out.notes.extend(_deprecated(out.plans, reader, label, location))
-    if not out.plans and not out.errors and op.bodies and server.content_types == "preferred":
+    if not out.plans and not out.errors and op.bodies and settings.content_types == "preferred":
         out.notes.append(_not_listed(Place(named(None), label, location), op.bodies))
     if reader.converted is not None:  # S20.3: requests under `basePath`, pointers into 2.0
         out.plans = [_from_swagger(plan, reader) for plan in out.plans]
@@ -132,18 +133,18 @@ def _deprecated(
 _PREFERRED = ("json", "form", "multipart")
 
 
-def _listed(op: Operation, server: ServerSettings) -> list[tuple[Body | None, str | None]]:
+def _listed(op: Operation, settings: PlanSettings) -> list[tuple[Body | None, str | None]]:
     """The bodies to plan a tool for, each with the content type its name carries (S8.2):
     every one (suffixed when there are several), or the preferred one that can be sent, with
     no suffix (S20.1); `[(None, None)]` without a body."""
     if not op.bodies:
         return [(None, None)]
-    if server.content_types == "all":
+    if settings.content_types == "all":
         several = len(op.bodies) > 1
         return [(body, body.content_type if several else None) for body in op.bodies]
     sendable = [(body, body_kind(body, op.defs)) for body in op.bodies]
     ranked = sorted(
-        (b for b in sendable if b[1] is not None or not _needs_bytes(b[0], server.options)),
+        (b for b in sendable if b[1] is not None or not _needs_bytes(b[0], settings.options)),
         key=lambda b: _PREFERRED.index(b[1]) if b[1] in _PREFERRED else len(_PREFERRED),
     )
     return [(ranked[0][0], None)] if ranked else []
@@ -179,8 +180,7 @@ def _planned(
     place: Place,
     style: Style,
     reader: DocumentReader,
-    server: ServerSettings,
-    tools: ToolSettings,
+    settings: PlanSettings,
     key: str,
 ) -> Plan | PlanError:
     """One tool of the operation, or the error that refuses it."""
@@ -190,11 +190,11 @@ def _planned(
             body,
             place,
             style,
-            server.options,
+            settings.options,
             reader.default_dialect,
-            tools.annotations.get(key),
-            {**server.fixed, **tools.fixed.get(key, {})},
-            frozenset(tools.fixed.get(key, {})),
+            settings.annotations.get(key),
+            settings.fixed_for(key),
+            frozenset(settings.fixed_per_operation.get(key, {})),
             reader.deep_names,
         )
     except RecursionError:

@@ -5,11 +5,11 @@ collected, so nothing starts until all of them are fixed.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
@@ -21,7 +21,6 @@ from toolshape.model._names import MCP_TOOL
 from toolshape.planner._api import plan_document
 from toolshape.plans._file import load_plans
 from toolshape.plans._plan import Plan, PlanResult
-from toolshape.read._select import Select
 from toolshape.server._build import duplicates
 from toolshape.server._oauth import ClientCredentials, usable_token_url
 from toolshape.server._settings import ApiSettings
@@ -124,7 +123,7 @@ def _api(
 def _planned(settings: ApiSettings, report: Report, problems: list[str]) -> PlanResult | None:
     """The API's plans: its plans file loaded, or its document planned as `settings` say."""
     if settings.plans is not None:
-        given = settings.planning()
+        given = settings.planning_given()
         if given:
             shown = ", ".join(settings.key(name) for name in given)
             problems.append(f"{shown}: a plans file is served as it was planned")
@@ -138,8 +137,16 @@ def _planned(settings: ApiSettings, report: Report, problems: list[str]) -> Plan
         return None
     assert settings.document is not None
     try:
+        planning = settings.plan_settings()
+    except SettingsError as error:  # `read_config` names these already; flags, here
+        problems.extend(error.problems)
+        return None
+    try:
         document = load_document(settings.document)
-        result = plan_document(document, **_keywords(settings, document))
+        if settings.operations is not None:
+            found = load_operations(settings.operations, document)
+            planning = dataclasses.replace(planning, **found)
+        result = plan_document(document, planning)
     except (DocumentError, ValueError, TypeError) as error:
         problems.append(f"{settings.key('document')}: {error}")
         return None
@@ -152,26 +159,6 @@ def _planned(settings: ApiSettings, report: Report, problems: list[str]) -> Plan
         else:
             report(f"not served: {refused}")
     return result
-
-
-def _keywords(settings: ApiSettings, document: Mapping[str, Any]) -> dict[str, Any]:
-    """`plan_document`'s keywords for `settings`.
-
-    Raises:
-        ValueError: an option or selection that takes no such value.
-        SettingsError: the operations file's problems.
-    """
-    keywords: dict[str, Any] = {
-        "style": settings.style,
-        "options": settings.options_value(),
-        "source": settings.document,
-        "fixed": dict(settings.fixed),
-    }
-    if settings.select:
-        keywords["select"] = Select(**settings.select)
-    if settings.operations is not None:
-        keywords.update(load_operations(settings.operations, document))
-    return keywords
 
 
 def _base_url(settings: ApiSettings, result: PlanResult, problems: list[str]) -> str | None:

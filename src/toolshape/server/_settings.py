@@ -16,9 +16,9 @@ from typing import Any
 
 from toolshape._load import load_settings
 from toolshape.model._errors import SettingsError
-from toolshape.model._json import json_problem, json_text
-from toolshape.model._options import PROFILES, SERVE_PRESET, SERVE_STYLE, Options, option_kinds
-from toolshape.read._select import Select
+from toolshape.model._json import json_text
+from toolshape.model._options import option_kinds
+from toolshape.planner._settings import SERVED, PlanSettings
 from toolshape.server._limits import (
     MAX_DOWNLOAD_BYTES,
     MAX_RESPONSE_BYTES,
@@ -43,14 +43,11 @@ class ApiSettings:
     base_url: str | None = None
     server: str | None = None
     """S26.11: the name of the document's server whose URL is the base URL."""
-    style: str = SERVE_STYLE
-    profile: str = "2026-11-06"
-    options: Mapping[str, Any] = field(default_factory=dict)
-    """The `Options` switches given, over `SERVE_PRESET` and the profile."""
-    select: Mapping[str, Any] = field(default_factory=dict)
+    planning: Mapping[str, Any] = field(default_factory=dict)
+    """The planning settings given, by key (`style`, `profile`, `Options` switches,
+    `select`, `fixed`): `PlanSettings.from_mapping` reads them over `SERVED`."""
     credentials: Mapping[str, str] = field(default_factory=dict)
     """Scheme name → `env:VAR` (never a literal secret)."""
-    fixed: Mapping[str, Any] = field(default_factory=dict)
     headers: Mapping[str, str] = field(default_factory=dict)
     operations: str | None = None
     timeout: float = TIMEOUT
@@ -71,24 +68,19 @@ class ApiSettings:
             return f"`{self.where}{name}`"
         return _FLAGS.get(name) or "--" + name.replace("_", "-")
 
-    def planning(self) -> list[str]:
+    def planning_given(self) -> list[str]:
         """The planning settings given (none may be given beside a plans file)."""
-        default = ApiSettings()
-        return [
-            f.name
-            for f in dataclasses.fields(self)
-            if f.name in _PLANNING and getattr(self, f.name) != getattr(default, f.name)
-        ]
+        return [*self.planning, *(["operations"] if self.operations is not None else [])]
 
-    def options_value(self) -> Options:
-        """The `Options` planning uses: the profile, `serve`'s preset, then the switches given.
+    def plan_settings(self) -> PlanSettings:
+        """What the API is planned with: the settings given over `serve`'s (`SERVED`), the
+        document's path naming it in locations.
 
         Raises:
-            ValueError: a switch or profile that takes no such value (S24.2).
+            SettingsError: every planning setting that can't be used (S24.2), each named.
         """
-        if self.profile not in PROFILES:
-            raise ValueError(f"profile can't be {self.profile!r}; use one of {', '.join(PROFILES)}")
-        return Options.preset(self.profile, **{**SERVE_PRESET, **self.options})
+        settings = PlanSettings.from_mapping({**SERVED, **self.planning}, where=self.where)
+        return dataclasses.replace(settings, source=self.document or "openapi.json")
 
     def to_data(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -106,7 +98,9 @@ _FLAGS = {
     "headers": "--header",
 }
 
-_PLANNING = frozenset({"style", "profile", "options", "select", "fixed", "operations"})
+#: S23.3: the keys of an `[[api]]` table that `PlanSettings.from_mapping` reads (with every
+#: `Options` switch).
+_PLANNING = frozenset({"style", "profile", "select", "fixed"})
 
 #: S23.3: each key of an `[[api]]` table, and what it takes.
 _SCALARS: Mapping[str, tuple[type, ...]] = {
@@ -115,8 +109,6 @@ _SCALARS: Mapping[str, tuple[type, ...]] = {
     "plans": (str,),
     "base_url": (str,),
     "server": (str,),
-    "style": (str,),
-    "profile": (str,),
     "operations": (str,),
     "timeout": (int, float),
     "max_response_bytes": (int,),
@@ -128,7 +120,7 @@ _SCALARS: Mapping[str, tuple[type, ...]] = {
     "schema_view": (str,),
     "inline_refs": (bool,),
 }
-_TABLES = ("select", "credentials", "fixed", "headers")
+_TABLES = ("credentials", "headers")
 
 
 def read_config(path: str) -> tuple[ApiSettings, ...]:
@@ -155,39 +147,32 @@ def read_config(path: str) -> tuple[ApiSettings, ...]:
 
 def _api(table: Mapping[str, Any], where: str, folder: str, problems: list[str]) -> ApiSettings:
     """One `[[api]]` table as settings; its problems added to `problems`."""
-    switches = option_kinds()
+    planned = _PLANNING | set(option_kinds())
     values: dict[str, Any] = {"where": where}
-    options: dict[str, Any] = {}
     for key, value in table.items():
-        problem = _problem(key, value, switches)
+        problem = None if key in planned else _problem(key, value)
         if problem is not None:
             problems.append(f"`{where}{key}` {problem}")
-        elif key in switches:
-            options[key] = value
         elif key in ("document", "plans", "operations"):
             values[key] = os.path.join(folder, value)
-        else:
+        elif key not in planned:
             values[key] = value
     if ("document" in table) == ("plans" in table):
         problems.append(f"`{where[:-1]}` needs exactly one of `document` and `plans`")
-    settings = ApiSettings(**values, options=options)
+    settings = ApiSettings(**values, planning={k: v for k, v in table.items() if k in planned})
     try:
-        settings.options_value()
-    except ValueError as error:
-        problems.append(f"`{where[:-1]}`: {error}")
+        settings.plan_settings()
+    except SettingsError as error:
+        problems.extend(error.problems)
     return settings
 
 
-def _problem(key: str, value: Any, switches: Mapping[str, tuple[object, ...]]) -> str | None:
-    """Why one key of an `[[api]]` table can't be used, or None."""
-    if key in switches:
-        return None  # checked with the others by `Options.preset`
+def _problem(key: str, value: Any) -> str | None:
+    """Why one key of an `[[api]]` table can't be used (a planning key aside), or None."""
     if key in _SCALARS:
         wanted = _SCALARS[key]
         if not isinstance(value, wanted) or (isinstance(value, bool) and bool not in wanted):
             return f"must be {_kind_name(wanted)}, not {json_text(value, 60)}"
-        if key == "style" and value not in ("flat", "nested"):
-            return f"is {json_text(value)}; use flat or nested"
         if key == "on_large_response" and value not in ("cut", "error"):
             return f"is {json_text(value)}; use cut or error"
         if key == "schema_view" and value not in schema_views():
@@ -197,25 +182,8 @@ def _problem(key: str, value: Any, switches: Mapping[str, tuple[object, ...]]) -
         return "is not a setting"
     if not isinstance(value, dict):
         return "must be a table"
-    if key in ("credentials", "headers"):
-        bad = [k for k, v in value.items() if not isinstance(v, str)]
-        if bad:
-            return f"must map names to text (`{bad[0]}` is not text)"
-    if key == "select":
-        return _select_problem(value)
-    if key == "fixed":  # S18.4: sent as JSON, and carried to every worker as JSON
-        return next((f"`{name}` {p}" for name, v in value.items() if (p := json_problem(v))), None)
-    return None
-
-
-def _select_problem(value: Mapping[str, Any]) -> str | None:
-    try:
-        Select(**value)
-    except TypeError as error:
-        return f"holds a key that is not a selection ({str(error).split('argument ')[-1]})"
-    except ValueError as error:
-        return str(error)
-    return None
+    bad = [k for k, v in value.items() if not isinstance(v, str)]
+    return f"must map names to text (`{bad[0]}` is not text)" if bad else None
 
 
 def _kind_name(kinds: tuple[type, ...]) -> str:
