@@ -14,6 +14,7 @@ if TYPE_CHECKING:  # the names as mypy sees them; at run time each loads on firs
     from toolshape._load import load_document
     from toolshape.call._mcp import error_result
     from toolshape.call._reading import pick_reading
+    from toolshape.call._request import NO_BODY, Request
     from toolshape.call._route import Router, route_args
     from toolshape.flatten._allof import merge_allof
     from toolshape.flatten._collide import Collision, detect_collision
@@ -35,7 +36,6 @@ if TYPE_CHECKING:  # the names as mypy sees them; at run time each loads on firs
     )
     from toolshape.model._options import PROFILES, Options, Profile
     from toolshape.model._types import (
-        NO_BODY,
         BodyEncoding,
         BodyShape,
         Channel,
@@ -44,7 +44,6 @@ if TYPE_CHECKING:  # the names as mypy sees them; at run time each loads on firs
         Level,
         ParamStyle,
         Reading,
-        Request,
         SecurityKind,
         SecurityScheme,
         Style,
@@ -91,7 +90,7 @@ _HOMES = {
     "PROFILES": "toolshape.model._options",
     "Options": "toolshape.model._options",
     "Profile": "toolshape.model._options",
-    "NO_BODY": "toolshape.model._types",
+    "NO_BODY": "toolshape.call._request",
     "BodyEncoding": "toolshape.model._types",
     "BodyShape": "toolshape.model._types",
     "Channel": "toolshape.model._types",
@@ -100,7 +99,7 @@ _HOMES = {
     "Level": "toolshape.model._types",
     "ParamStyle": "toolshape.model._types",
     "Reading": "toolshape.model._types",
-    "Request": "toolshape.model._types",
+    "Request": "toolshape.call._request",
     "SecurityKind": "toolshape.model._types",
     "SecurityScheme": "toolshape.model._types",
     "Style": "toolshape.model._types",

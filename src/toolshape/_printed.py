@@ -8,10 +8,10 @@ import base64
 from typing import Protocol
 from urllib.parse import unquote
 
+from toolshape.call._request import Request
 from toolshape.model._errors import EncodeError, PlanError
 from toolshape.model._json import Json, JsonObject
 from toolshape.model._options import fixes
-from toolshape.model._types import Request
 from toolshape.plans._plan import Plan, PlanResult
 from toolshape.views._model_tool import model_tool
 from toolshape.views._table import view_of

@@ -16,12 +16,13 @@ from typing import TYPE_CHECKING
 from toolshape.call._credentials import NOTHING, Applied, apply_credentials
 from toolshape.call._json_text import json_text_read
 from toolshape.call._reading import pick_reading
+from toolshape.call._request import NO_BODY, Request
 from toolshape.call._response_fields import check_fields
 from toolshape.call._result import Expected, tool_result
 from toolshape.call._route import Router, routed
 from toolshape.model._errors import ArgumentError, ArgumentIssue
 from toolshape.model._json import JsonObject, Unchecked, thaw
-from toolshape.model._types import CHANNEL_ARGUMENT, NO_BODY, Inbound, Reading, Request, Schema
+from toolshape.model._types import CHANNEL_ARGUMENT, Inbound, Reading, Schema
 from toolshape.schema._formats import AJV_FORMATS
 from toolshape.schema._validate import Judge
 

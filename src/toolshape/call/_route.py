@@ -12,19 +12,18 @@ from urllib.parse import parse_qsl, quote
 from toolshape.call._credentials import NOTHING, Applied, apply_credentials
 from toolshape.call._encode import BodyPlan, Encoded, check_binary, encode_body
 from toolshape.call._query import Refused, form_pairs, pairs_of, percent, text_of
+from toolshape.call._request import NO_BODY, Request
 from toolshape.model._errors import ArgumentError, ArgumentIssue, HeaderError
 from toolshape.model._http import TEMPLATE_VARIABLE, client_header, header_problem
 from toolshape.model._json import Json, Unchecked, thaw
 from toolshape.model._pointers import def_name
 from toolshape.model._types import (
     CHANNEL_ARGUMENT,
-    NO_BODY,
     BodyEncoding,
     BodyShape,
     Channel,
     Inbound,
     Reading,
-    Request,
     Security,
 )
 

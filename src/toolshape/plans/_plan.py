@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Protocol
 
 from toolshape.model._errors import PlanError, ToolshapeError
 from toolshape.model._json import Json, JsonObject, Unchecked, thaw
@@ -22,13 +22,15 @@ from toolshape.model._types import (
     BodyShape,
     Diagnostic,
     Inbound,
-    Request,
     Schema,
     Security,
     Style,
 )
 from toolshape.plans import _show
 from toolshape.plans._fields import FIELDS, PLAN_FORMAT, FixedArgument, ParameterRoute
+
+if TYPE_CHECKING:  # the call side's value, named in annotations only (docs/design.md)
+    from toolshape.call._request import Request
 
 __all__ = ["FixedArgument", "ParameterRoute", "Plan", "PlanResult"]
 

@@ -28,8 +28,9 @@ from mcp.server.context import ServerRequestContext
 from mcp.shared.exceptions import MCPError
 
 from toolshape.call._mcp import error_result
+from toolshape.call._request import Request
 from toolshape.model._errors import ArgumentError, CredentialError, EncodeError
-from toolshape.model._types import Request, SecurityScheme
+from toolshape.model._types import SecurityScheme
 from toolshape.model._version import __version__
 from toolshape.plans._plan import Plan
 from toolshape.server._limits import PAGE_BYTES, PAGE_SIZE

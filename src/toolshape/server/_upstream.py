@@ -23,10 +23,10 @@ import anyio
 import httpx
 
 from toolshape.call._fit import fit
+from toolshape.call._request import Request
 from toolshape.call._response_fields import keep_fields
 from toolshape.call._result import decode, is_json, is_text, media_type
 from toolshape.model._http import SEQUENTIAL
-from toolshape.model._types import Request
 from toolshape.plans._plan import Plan
 from toolshape.server._limits import (
     MAX_DOWNLOAD_BYTES,

@@ -7,10 +7,11 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from toolshape.call._request import Request
 from toolshape.model._errors import ArgumentError, ArgumentIssue, ViewError
 from toolshape.model._json import JsonObject, Unchecked, is_map
 from toolshape.model._pointers import escape
-from toolshape.model._types import Inbound, Request
+from toolshape.model._types import Inbound
 from toolshape.plans._plan import Plan
 from toolshape.views._read import SAME, Read, Unreadable, read_back
 
