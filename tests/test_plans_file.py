@@ -40,7 +40,7 @@ from toolshape import (
 from toolshape.cli import main
 from toolshape.plans._fields import OWN_FIELDS as OWN
 from toolshape.plans._fields import SHARED_FIELDS
-from toolshape.plans._format import check_plan_data
+from toolshape.plansfile._format import check_plan_data
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "src" / "toolshape" / "data"
 EXAMPLE_DOC = json.loads((EXAMPLE / "example.openapi.json").read_text(encoding="utf-8"))
@@ -642,8 +642,8 @@ def test_the_fast_path_proves_a_written_file_without_asking_jsonschema(style: st
     """S15.1: the compiled check of `PLANS_SCHEMA` accepts every file as written, and that
     of `PLAN_SCHEMA` every plan's data (a check that raised or refused would leave loading
     correct but slow: jsonschema would decide)."""
-    from toolshape.plans._file import _judge
-    from toolshape.plans._format import _plan_judge
+    from toolshape.plansfile._file import _judge
+    from toolshape.plansfile._format import _plan_judge
 
     fast, fast_plan = _judge().fast, _plan_judge().fast
     assert fast is not None

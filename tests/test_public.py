@@ -19,7 +19,7 @@ PRIMITIVES = [
     "pick_reading",
     "route_args",
 ]
-STAGES = ["read", "flatten", "call", "plans", "planner"]
+STAGES = ["read", "flatten", "call", "plans", "plansfile", "planner"]
 
 
 def test_dir_shows_the_public_names_only() -> None:

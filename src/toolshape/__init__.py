@@ -53,9 +53,9 @@ if TYPE_CHECKING:  # the names as mypy sees them; at run time each loads on firs
     from toolshape.planner._api import plan_document, plan_operation
     from toolshape.planner._settings import PlanKeywords, PlanSettings
     from toolshape.plans._fields import PLAN_FORMAT
-    from toolshape.plans._file import PLANS_FORMAT, PLANS_SCHEMA, dump_plans, load_plans
-    from toolshape.plans._format import PLAN_SCHEMA
     from toolshape.plans._plan import FixedArgument, ParameterRoute, Plan, PlanResult
+    from toolshape.plansfile._file import PLANS_FORMAT, PLANS_SCHEMA, dump_plans, load_plans
+    from toolshape.plansfile._format import PLAN_SCHEMA
     from toolshape.read._select import Select
     from toolshape.server._search import search
     from toolshape.views._model_tool import ModelApi, model_tool
@@ -110,11 +110,11 @@ _HOMES = {
     "plan_document": "toolshape.planner._api",
     "plan_operation": "toolshape.planner._api",
     "PLAN_FORMAT": "toolshape.plans._fields",
-    "PLANS_FORMAT": "toolshape.plans._file",
-    "PLANS_SCHEMA": "toolshape.plans._file",
-    "dump_plans": "toolshape.plans._file",
-    "load_plans": "toolshape.plans._file",
-    "PLAN_SCHEMA": "toolshape.plans._format",
+    "PLANS_FORMAT": "toolshape.plansfile._file",
+    "PLANS_SCHEMA": "toolshape.plansfile._file",
+    "dump_plans": "toolshape.plansfile._file",
+    "load_plans": "toolshape.plansfile._file",
+    "PLAN_SCHEMA": "toolshape.plansfile._format",
     "FixedArgument": "toolshape.plans._plan",
     "ParameterRoute": "toolshape.plans._plan",
     "Plan": "toolshape.plans._plan",
@@ -135,7 +135,16 @@ def _compile_engine(plan: Plan) -> Any:
     return compile_engine(plan)
 
 
+def _check_plan_data(data: Any) -> None:
+    """The plan-data check `Plan.from_dict` runs, from the plans-file layer (loaded with the
+    first plan data)."""
+    from toolshape.plansfile._format import check_plan_data
+
+    check_plan_data(data)
+
+
 Plan.compile_engine = _compile_engine
+Plan.check_data = _check_plan_data
 
 __all__ = [
     "NO_BODY",

@@ -30,8 +30,8 @@ from toolshape.model._types import Json, Unchecked
 from toolshape.model._version import __version__
 from toolshape.planner._api import plan_document
 from toolshape.planner._settings import SERVED, PlanSettings
-from toolshape.plans._file import PLANS_FORMAT, dump_plans, load_plans
 from toolshape.plans._plan import PlanResult
+from toolshape.plansfile._file import PLANS_FORMAT, dump_plans, load_plans
 from toolshape.server._limits import (
     MAX_DOWNLOAD_BYTES,
     MAX_RESPONSE_BYTES,

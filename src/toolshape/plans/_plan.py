@@ -142,13 +142,11 @@ class Plan:
     `_fields` when `fields` is taken), or None: the tool has none."""
     _text: str | None = field(default=None, init=False, repr=False, compare=False)
     _engine: CallEngine | None = field(default=None, init=False, repr=False, compare=False)
-    _pending: Callable[[Plan], None] | None = field(default=None, repr=False, compare=False)
-    """A loaded plan's schema checks not run yet (`load_plans(lazy=True)`): run before any of
-    its schemas judges a call or leaves the plan (S15.1). A constructor argument so that
-    `dataclasses.replace` carries it to the plan it makes."""
-
     #: How a plan's call engine is built; the package wires `toolshape.call._engine.compile_engine`.
     compile_engine: ClassVar[Callable[[Plan], CallEngine] | None] = None
+    #: How plan data is checked before `from_dict` loads it (S15.1); the package wires
+    #: `toolshape.plansfile._format.check_plan_data`.
+    check_data: ClassVar[Callable[[Mapping[str, Unchecked]], None] | None] = None
 
     def call(
         self,
@@ -245,15 +243,9 @@ class Plan:
         return engine
 
     def _ready(self) -> None:
-        """Run a loaded plan's pending schema checks, once (S15.1).
-
-        Raises:
-            PlanDataError: a schema the plan can't serve from.
-        """
-        pending = self._pending
-        if pending is not None:
-            pending(self)
-            object.__setattr__(self, "_pending", None)
+        """Run before any schema of the plan judges a call or leaves it: a plan of a lazily
+        loaded plans file checks its schemas here, once (S15.1); a planned one has nothing
+        to run."""
 
     @property
     def input_schema(self) -> JsonObject:
@@ -300,19 +292,12 @@ class Plan:
         Raises:
             PlanDataError: `data` is not a plan this version can serve; `field` names where.
         """
-        from toolshape.plans._format import check_plan_data  # the validators: loaded to load
-
-        check_plan_data(data)
-        return cls._of_data(thaw(data))
-
-    @classmethod
-    def _of_data(
-        cls, data: Mapping[str, Any], pending: Callable[[Plan], None] | None = None
-    ) -> Plan:
-        """The plan of checked plan data (kept as it is: the caller's copy), each field loaded
-        by name; `pending` is the check of its schemas still to run (a lazily loaded file)."""
-        values = {f.attr: f.codec.load(data[f.key]) for f in FIELDS}
-        return cls(**values, _pending=pending)
+        check = Plan.check_data
+        if check is None:  # pragma: no cover - the package always wires it
+            raise ToolshapeError("no plan-data check is wired in: import toolshape")
+        check(data)
+        checked = thaw(data)  # the plan keeps its own copy, each field loaded by name
+        return cls(**{f.attr: f.codec.load(checked[f.key]) for f in FIELDS})
 
     def _canonical(self) -> str:
         text = self._text

@@ -19,8 +19,8 @@ from toolshape.model._errors import DocumentError, PlanDataError, SettingsError
 from toolshape.model._http import HTTP_TOKEN, header_problem
 from toolshape.model._names import MCP_TOOL
 from toolshape.planner._api import plan_document
-from toolshape.plans._file import load_plans
 from toolshape.plans._plan import Plan, PlanResult
+from toolshape.plansfile._file import load_plans
 from toolshape.server._build import duplicates
 from toolshape.server._oauth import ClientCredentials, usable_token_url
 from toolshape.server._settings import ApiSettings

@@ -23,8 +23,9 @@ first used). A file of another format version is refused with how to rebuild it.
 
 from __future__ import annotations
 
+import dataclasses
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache, partial
 from typing import Any
 
@@ -42,7 +43,8 @@ from toolshape.plans._fields import (
     ParameterRoute,
     security_of,
 )
-from toolshape.plans._format import (
+from toolshape.plans._plan import Plan, PlanResult
+from toolshape.plansfile._format import (
     ENTRY_SCHEMA,
     PROFILE_SCHEMA,
     REQUIREMENT_SCHEMA,
@@ -56,7 +58,6 @@ from toolshape.plans._format import (
     rules_of,
     tool_problem,
 )
-from toolshape.plans._plan import Plan, PlanResult
 from toolshape.schema._validate import Judge
 
 PLANS_FORMAT = "toolshape.plans/4"
@@ -400,13 +401,35 @@ def _plan(
         checks.check(index)
     values = {f.attr: f.codec.load(entry[f.key]) for f in OWN_FIELDS if f.key not in _TABLED}
     routes = tables.routes
-    return Plan(
-        **tables.profiles[entry["profile"]],
-        **values,
+    values.update(
+        tables.profiles[entry["profile"]],
         parameters=tuple(routes[i] for i in entry["parameters"]),
         security=tables.requirements[entry["security"]],
-        _pending=partial(checks.of, index) if lazy else None,
     )
+    return _LazyPlan(**values, pending=partial(checks.of, index)) if lazy else Plan(**values)
+
+
+@dataclasses.dataclass(frozen=True, slots=True, eq=False)
+class _LazyPlan(Plan):
+    """A plan of a lazily loaded file (`load_plans(lazy=True)`): its schema checks run before
+    any of its schemas judges a call or leaves the plan, once (S15.1). It is a `Plan` in all
+    else (equal to, and pickled as, the plain plan of the same data); `dataclasses.replace`
+    carries the pending check to the plan it makes."""
+
+    pending: Callable[[Plan], None] | None = dataclasses.field(
+        default=None, repr=False, compare=False
+    )
+
+    def _ready(self) -> None:
+        """Run the pending schema checks, once.
+
+        Raises:
+            PlanDataError: a schema the plan can't serve from.
+        """
+        pending = self.pending
+        if pending is not None:
+            pending(self)
+            object.__setattr__(self, "pending", None)
 
 
 #: The fields of a tool's entry that name entries of the file's tables by index.
