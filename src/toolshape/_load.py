@@ -9,11 +9,14 @@ The planning and calling stages never import this module: they take parsed data.
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import json
 import os
 import stat
+import sys
 from collections.abc import Mapping
+from importlib import resources
 from typing import Any
 
 from toolshape._yaml import MissingYaml, YamlError, load_yaml
@@ -39,6 +42,29 @@ def load_document(source: str | os.PathLike[str] | bytes | bytearray) -> dict[st
     if isinstance(data, str) and data == source:  # one word: meant as a file's name
         raise DocumentError("document", f"can't read {data}: no such file", location=data)
     return _mapping(data, name)
+
+
+EXAMPLE = "example.openapi.json"
+"""The bundled example document `toolshape plan` reads when no SPEC is given."""
+
+
+def read_spec(path: str | None) -> tuple[dict[str, Any], str, str]:
+    """The document at `path` (`-`: standard input, S24.4; None: the bundled example), how
+    messages name it, and the hex SHA-256 of its bytes (a plans file records it).
+
+    Raises:
+        DocumentError: as `load_document`.
+    """
+    if path is None:
+        data, path = resources.files("toolshape").joinpath(f"data/{EXAMPLE}").read_bytes(), EXAMPLE
+    elif path == "-":
+        data, path = sys.stdin.buffer.read(), "<stdin>"
+    else:
+        try:
+            data = read_file(path)
+        except Unreadable as error:
+            raise DocumentError("document", f"can't read {path}: {error}", location=path) from None
+    return document_of(data, path), path, hashlib.sha256(data).hexdigest()
 
 
 def document_of(data: bytes, name: str) -> dict[str, Any]:

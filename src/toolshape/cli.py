@@ -4,23 +4,19 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import hashlib
 import json
 import os
 import sys
 from collections.abc import Mapping, Sequence
-from importlib import resources
 from typing import Any
 
-from toolshape._load import Unreadable, document_of, load_operations, parse_json
-from toolshape._load import read_file as read_file_bytes
+from toolshape._load import load_operations, parse_json, read_spec
 from toolshape._printed import Stream, as_json, encoded, masked, print_table, switch_hint
 from toolshape.call._mcp import error_result
 from toolshape.model._errors import (
     ArgumentError,
     CredentialError,
     DocumentError,
-    PlanDataError,
     PlanError,
     SettingsError,
     ViewError,
@@ -30,8 +26,7 @@ from toolshape.model._types import Json, Unchecked
 from toolshape.model._version import __version__
 from toolshape.planner._api import plan_document
 from toolshape.planner._settings import SERVED, PlanSettings
-from toolshape.plans._plan import PlanResult
-from toolshape.plansfile._file import PLANS_FORMAT, dump_plans, load_plans
+from toolshape.plansfile._file import PLANS_FORMAT, dump_plans
 from toolshape.server._limits import (
     MAX_DOWNLOAD_BYTES,
     MAX_RESPONSE_BYTES,
@@ -41,10 +36,6 @@ from toolshape.server._limits import (
     TIMEOUT,
 )
 from toolshape.views._table import schema_views
-
-EXAMPLE = "example.openapi.json"
-"""The bundled example document `toolshape plan` reads when no SPEC is given."""
-
 
 #: S24.4: control characters a document may hold (C0 but tab and newline, DEL, C1), which a
 #: terminal would act on: written as `\u00XX` escapes (valid inside JSON strings too).
@@ -122,62 +113,17 @@ def fixed_from(items: Sequence[str]) -> dict[str, Json]:
     return out
 
 
-def load_document(path: str | None) -> tuple[Unchecked, str]:
-    """The parsed document and its default source name; the bundled example when `path` is None.
-
-    Raises:
-        DocumentUnreadable: the file can't be read or holds no document.
-    """
-    document, source, _ = read_document(path)
-    return document, source
-
-
 def read_document(path: str | None) -> tuple[Unchecked, str, str]:
-    """`load_document`, and the hex SHA-256 of the file's bytes (a plans file records it);
-    the one loader (`_load`) parses them.
+    """The document at `path` (`-`: standard input; None: the bundled example), how messages
+    name it, and the hex SHA-256 of its bytes (`_load.read_spec`, the one loader).
 
     Raises:
         DocumentUnreadable: the file can't be read or holds no document.
     """
-    if path is None:
-        data, path = (
-            resources.files("toolshape").joinpath("data").joinpath(EXAMPLE).read_bytes(),
-            EXAMPLE,
-        )
-    elif path == "-":  # S24.4: standard input
-        data, path = sys.stdin.buffer.read(), "<stdin>"
-    else:
-        data = read_file(path)
     try:
-        document = document_of(data, path)
+        return read_spec(path)
     except DocumentError as error:
         raise DocumentUnreadable(error.reason) from None
-    return document, path, hashlib.sha256(data).hexdigest()
-
-
-def read_file(path: str) -> bytes:
-    """A file's bytes.
-
-    Raises:
-        DocumentUnreadable: the file can't be read.
-    """
-    try:
-        return read_file_bytes(path)
-    except Unreadable as error:
-        raise DocumentUnreadable(f"can't read {path}: {error}") from None
-
-
-def load_plans_file(path: str) -> PlanResult:
-    """The plans a `toolshape plan --out` file holds (`load_plans`, schemas checked lazily).
-
-    Raises:
-        DocumentUnreadable: the file can't be read, or is not a plans file this version
-            serves (the message says how to rebuild it).
-    """
-    try:
-        return load_plans(read_file(path))
-    except PlanDataError as error:
-        raise DocumentUnreadable(f"can't serve {path}: {error}") from None
 
 
 def _switches() -> dict[str, tuple[str, ...]]:
@@ -489,7 +435,7 @@ def _run(args: argparse.Namespace, out: Stream, err: Stream) -> int:
 def _call(args: argparse.Namespace, out: Stream, err: Stream) -> int:
     """`toolshape call`: print the request (exit 0) or the MCP error answer (exit 1)."""
     try:
-        document, source = load_document(args.spec)
+        document, source, _ = read_document(args.spec)
         arguments = parse_json(args.arguments, "ARGS_JSON")
     except DocumentUnreadable as error:
         err.write(f"toolshape: {error}\n")
