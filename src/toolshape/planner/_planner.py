@@ -22,6 +22,7 @@ from toolshape.planner._tool_names import derive_name, tool_name
 from toolshape.plans._plan import Plan
 from toolshape.read._bundle import Problem
 from toolshape.read._document import DocumentReader, RawOperation
+from toolshape.read._rules import deprecated_schemes
 
 # -- every tool of one operation -------------------------------------------------------------
 
@@ -116,7 +117,7 @@ def _deprecated(
     if not plans:
         return []
     place = Place(plans[0].name, label, location)
-    marked = reader.deprecated_schemes()
+    marked = deprecated_schemes(reader.document)
     accepted = dict.fromkeys(s.name for alt in plans[0].security for s in alt if s.name in marked)
     return [
         place.note(

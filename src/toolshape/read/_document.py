@@ -16,10 +16,9 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from toolshape.model._dialects import DRAFT2020_12, OPENAPI30, dialect_of
-from toolshape.model._errors import DocumentError, PlanErrorKind
+from toolshape.model._errors import DocumentError
 from toolshape.model._http import (
     DEFAULT_STYLE,
-    HTTP_TOKEN,
     IGNORED_HEADERS,
     JSON_MEDIA,
     MEDIA_TYPE,
@@ -47,6 +46,17 @@ from toolshape.model._types import (
 )
 from toolshape.read._bundle import Bundler, Problem, fail, kind_of
 from toolshape.read._deep_names import DeepNames
+from toolshape.read._rules import (
+    check_http_name,
+    check_querystring,
+    first_server_url,
+    form_object_problem,
+    named_servers,
+    read_scheme,
+    scoped,
+    security_schemes,
+    tags,
+)
 from toolshape.read._swagger import Converted, Cycle, convert_swagger, is_swagger2
 from toolshape.schema._views import View
 
@@ -183,20 +193,11 @@ class DocumentReader:
             converted: str = servers[0]["url"]
             base = self.converted.base_path
             return converted[: len(converted) - len(base)] if base else converted
-        servers = self.document.get("servers")
-        return _server_url(servers[0]) if isinstance(servers, list) and servers else None
+        return first_server_url(self.document.get("servers"))
 
     def named_servers(self) -> dict[str, str]:
-        """S26.11: each server that has a `name` (OpenAPI 3.2), its URL as `server_url` gives
-        the first's, by name (the first of a name repeated)."""
-        servers = self.document.get("servers") if self.converted is None else None
-        named: dict[str, str] = {}
-        for server in servers if isinstance(servers, list) else ():
-            name = server.get("name") if is_map(server) else None
-            url = _server_url(server)
-            if isinstance(name, str) and url is not None:
-                named.setdefault(name, url)
-        return named
+        """S26.11: each server that has a `name` (OpenAPI 3.2), by name (none in 2.0)."""
+        return named_servers(self.document.get("servers")) if self.converted is None else {}
 
     @property
     def base_path(self) -> str:
@@ -335,7 +336,7 @@ class DocumentReader:
             summary=summary.strip() or None if isinstance(summary, str) else None,
             description=description.strip() or None if isinstance(description, str) else None,
             deprecated=raw.node.get("deprecated") is True,
-            tags=_tags(raw.node.get("tags")),
+            tags=tags(raw.node.get("tags")),
             output=output,
             output_problem=output_problem,
             read_only=read_only,
@@ -348,9 +349,7 @@ class DocumentReader:
 
     def security_scheme_names(self) -> tuple[str, ...]:
         """Every scheme name `components.securitySchemes` defines, in document order."""
-        components = self.document.get("components")
-        schemes = components.get("securitySchemes") if is_map(components) else None
-        return tuple(str(name) for name in schemes) if is_map(schemes) else ()
+        return tuple(str(name) for name in security_schemes(self.document))
 
     def _security(self, raw: RawOperation) -> Security:
         """S18.1: the operation's `security`, else the document's; `[]` (or none) is none."""
@@ -367,16 +366,6 @@ class DocumentReader:
             raise found
         return found
 
-    def deprecated_schemes(self) -> frozenset[str]:
-        """S26.10: the security schemes `components.securitySchemes` marks `deprecated`."""
-        components = self.document.get("components")
-        schemes = components.get("securitySchemes") if is_map(components) else None
-        return frozenset(
-            str(name)
-            for name, node in (schemes.items() if is_map(schemes) else ())
-            if is_map(node) and node.get("deprecated") is True
-        )
-
     def _requirements(self, given: Unchecked, pointer: str) -> Security:
         if not isinstance(given, list):
             fail("document", f"the `security` at `{pointer}` is a {kind_of(given)}, not a list")
@@ -391,85 +380,33 @@ class DocumentReader:
                 )
             alternatives.append(
                 tuple(
-                    _scoped(self._scheme(str(name), f"{pointer}/{index}"), scopes)
+                    scoped(self._scheme(str(name), f"{pointer}/{index}"), scopes)
                     for name, scopes in requirement.items()
                 )
             )
         return tuple(alternatives) or NO_SECURITY
 
     def _scheme(self, name: str, pointer: str) -> SecurityScheme:
-        """One scheme of `components.securitySchemes`, read once per document."""
+        """One scheme of `components.securitySchemes`, read once per document (S18.1)."""
         found = self._schemes.get(name)
         if found is None:
             try:
-                found = self._read_scheme(name, pointer)
+                schemes = security_schemes(self.document)
+                if name not in schemes:
+                    fail(
+                        "document",
+                        f"the security requirement at `{pointer}` names the scheme `{name}`, "
+                        "which `components.securitySchemes` does not define",
+                        "S18.1",
+                    )
+                at = f"/components/securitySchemes/{escape(name)}"
+                found = read_scheme(name, self.bundler.follow(schemes[name], at), at)
             except Problem as problem:
                 found = problem
             self._schemes[name] = found
         if isinstance(found, Problem):
             raise found
         return found
-
-    def _read_scheme(self, name: str, pointer: str) -> SecurityScheme:
-        components = self.document.get("components")
-        schemes = components.get("securitySchemes") if is_map(components) else None
-        if not is_map(schemes) or name not in schemes:
-            fail(
-                "document",
-                f"the security requirement at `{pointer}` names the scheme `{name}`, which "
-                "`components.securitySchemes` does not define",
-                "S18.1",
-            )
-        at = f"/components/securitySchemes/{escape(name)}"
-        node = self.bundler.follow(schemes[name], at)
-        kind = node.get("type") if is_map(node) else None
-        if not is_map(node) or kind not in (
-            "apiKey",
-            "http",
-            "oauth2",
-            "openIdConnect",
-            "mutualTLS",
-        ):
-            fail(
-                "document",
-                f"the security scheme at `{at}` has no `type` of apiKey, http, oauth2, "
-                "openIdConnect or mutualTLS",
-                "S18.1",
-            )
-        if kind == "apiKey":
-            where, key = node.get("in"), node.get("name")
-            if where not in ("header", "query", "cookie") or not isinstance(key, str) or not key:
-                fail(
-                    "document",
-                    f"the apiKey scheme at `{at}` needs `in` (header, query or cookie) and a "
-                    "`name`",
-                    "S18.1",
-                )
-            if where != "query":
-                self._check_http_name(key, where, at, scheme=True)
-            return SecurityScheme(name, kind, where, key.lower() if where == "header" else key)
-        if kind == "http":
-            scheme = node.get("scheme")
-            if not isinstance(scheme, str) or not HTTP_TOKEN.match(scheme):
-                fail(
-                    "document",
-                    f"the http scheme at `{at}` needs a `scheme` (bearer, basic, ...)",
-                    "S18.1",
-                )
-            return SecurityScheme(name, kind, "header", "authorization", scheme.lower())
-        if kind == "mutualTLS":
-            return SecurityScheme(name, kind, None, None)
-        flows = node.get("flows") if kind == "oauth2" else None
-        flow = flows.get("clientCredentials") if is_map(flows) else None
-        token_url = flow.get("tokenUrl") if is_map(flow) else None  # S27.5
-        return SecurityScheme(
-            name,
-            kind,
-            "header",
-            "authorization",
-            "bearer",
-            token_url if isinstance(token_url, str) and token_url else None,
-        )
 
     def _request_view(
         self, params: tuple[Parameter, ...], bodies: tuple[Body, ...], defs: Mapping[str, Schema]
@@ -606,7 +543,7 @@ class DocumentReader:
                         merged[(key, one.channel)] = one
                     if isinstance(param, tuple) or param.style == "querystring":
                         strings[f"{base}/{index}"] = param
-        _check_querystring(strings, merged)
+        check_querystring(strings, merged)
         return tuple(merged.values()), tuple(ignored)
 
     def _parameter(self, entry: Unchecked, pointer: str, refs: list[str]) -> ParameterRead:
@@ -648,7 +585,7 @@ class DocumentReader:
         if channel == "header" and client_header(name):
             return name  # S1.5: the HTTP client frames and routes the request
         if channel in ("header", "cookie"):
-            self._check_http_name(name, channel, pointer)
+            check_http_name(name, channel, pointer)
         style = node.get("style")
         for flag in ("explode", "allowReserved", "required"):
             if flag in node and not isinstance(node[flag], bool):
@@ -749,29 +686,6 @@ class DocumentReader:
 
     def _parameter_schema(self, node: Unchecked, pointer: str, refs: list[str]) -> Schema:
         return self.bundler.schema(node, pointer, refs)
-
-    def _check_http_name(
-        self, name: str, channel: Channel, pointer: str, *, scheme: bool = False
-    ) -> None:
-        """S12.2: a header or cookie name must be an HTTP token; framing headers stay the
-        client's. (`scheme`: the name is an apiKey scheme's, S18.1.)"""
-        what = f"the apiKey scheme's {channel}" if scheme else f"the {channel} parameter"
-        kind: PlanErrorKind = "document" if scheme else "parameter"
-        if not HTTP_TOKEN.match(name):
-            fail(
-                kind,
-                f"{what} `{name}` at `{pointer}` is not a valid HTTP "
-                f"{'header' if channel == 'header' else 'cookie'} name (an RFC 9110 token), "
-                "so no HTTP client can send it. Rename it",
-                "S12.2",
-            )
-        if channel == "header" and client_header(name):
-            fail(
-                kind,
-                f"{what} `{name}` at `{pointer}` names a header the HTTP client owns (it "
-                "frames or routes the request), so nothing may set it. Remove it",
-                "S12.2",
-            )
 
     def _declared_dialect(self, schema: Schema) -> str:
         """S1.7: a schema's own `$schema`, else the document's dialect."""
@@ -909,88 +823,3 @@ class DocumentReader:
             foreign_patterns=tuple(dict.fromkeys(foreign)),
             slow_patterns=tuple(dict.fromkeys(slow)),
         )
-
-
-def _tags(value: Unchecked) -> tuple[str, ...]:
-    """An operation's `tags`: the text ones, in order, each once."""
-    return (
-        tuple(dict.fromkeys(t for t in value if isinstance(t, str)))
-        if isinstance(value, list)
-        else ()
-    )
-
-
-def _server_url(server: Unchecked) -> str | None:
-    """S23.4: a Server Object's URL with its variables at their defaults, or None when it has
-    no URL."""
-    if not is_map(server) or not isinstance(server.get("url"), str):
-        return None
-    url: str = server["url"]
-    variables = server.get("variables")
-    for name, variable in variables.items() if is_map(variables) else ():
-        default = variable.get("default") if is_map(variable) else None
-        if isinstance(default, str):
-            url = url.replace("{" + str(name) + "}", default)
-    return url
-
-
-#: S26.4: what a form querystring's object schema may say beside its members.
-_FORM_OBJECT_KEYS = frozenset(
-    {"type", "properties", "required", "additionalProperties", "title", "description"}
-    | {"$comment", "example", "examples", "deprecated"}
-)
-
-
-def form_object_problem(schema: Unchecked) -> str | None:
-    """S26.4: why a form querystring's schema is not an object of members each argument can
-    stand for (`that is a string`, "with `oneOf`"), or None."""
-    if not is_map(schema):
-        return f"that is a {kind_of(schema)}"
-    if schema.get("type", "object") != "object" or not is_map(schema.get("properties", {})):
-        return "that is not an object of `properties`"
-    extra = sorted(k for k in schema if k not in _FORM_OBJECT_KEYS and not str(k).startswith("x-"))
-    if extra:
-        return f"with `{extra[0]}`"
-    closed = schema.get("additionalProperties", True)
-    if not isinstance(closed, bool):
-        return "with `additionalProperties` that is a schema"
-    listed = schema.get("required", [])
-    if not isinstance(listed, list) or not all(isinstance(n, str) for n in listed):
-        return "whose `required` is not a list of names"
-    return None
-
-
-def _check_querystring(
-    strings: Mapping[str, Parameter | tuple[Parameter, ...]],
-    merged: Mapping[tuple[str, str], Parameter],
-) -> None:
-    """S26.4: a querystring parameter is the whole query: never two, never beside `in: query`
-    parameters."""
-    if not strings:
-        return
-    if len(strings) > 1:
-        first, second = list(strings)[:2]
-        fail(
-            "document",
-            f"the operation has two querystring parameters (`{first}` and `{second}`); the "
-            "query string is one of them at most",
-            "S26.4",
-        )
-    ((where, found),) = strings.items()
-    own = {id(p) for p in (found if isinstance(found, tuple) else (found,))}
-    beside = [p.name for p in merged.values() if p.channel == "query" and id(p) not in own]
-    if beside:
-        fail(
-            "document",
-            f"the querystring parameter at `{where}` is the whole query string, beside the "
-            f"query parameter `{beside[0]}`; declare one or the other",
-            "S26.4",
-        )
-
-
-def _scoped(scheme: SecurityScheme, scopes: Unchecked) -> SecurityScheme:
-    """S27.5: `scheme` with the scopes a security requirement names for it (its list of
-    names; anything else names none)."""
-    if not isinstance(scopes, list) or not scopes:
-        return scheme
-    return dataclasses.replace(scheme, scopes=tuple(str(s) for s in scopes))

@@ -1,0 +1,208 @@
+"""The read rules that need no more than the node they judge (S12.2, S18.1, S23.4, S26.4,
+S26.10, S26.11, S27.5): each one function, `DocumentReader` calling them with what it found.
+A rule refuses with `Problem` (through `fail`) or says why in a text, as its docstring says."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+
+from toolshape.model._errors import PlanErrorKind
+from toolshape.model._http import HTTP_TOKEN, client_header
+from toolshape.model._json import Unchecked, is_map
+from toolshape.model._types import Channel, Parameter, SecurityScheme
+from toolshape.read._bundle import fail, kind_of
+
+#: S18.1: the security scheme types OpenAPI defines.
+SCHEME_TYPES = ("apiKey", "http", "oauth2", "openIdConnect", "mutualTLS")
+
+
+def security_schemes(document: Mapping[str, Unchecked]) -> Mapping[str, Unchecked]:
+    """The document's `components.securitySchemes` (none when it has no such mapping)."""
+    components = document.get("components")
+    schemes = components.get("securitySchemes") if is_map(components) else None
+    return schemes if is_map(schemes) else {}
+
+
+def deprecated_schemes(document: Mapping[str, Unchecked]) -> frozenset[str]:
+    """S26.10: the security schemes `components.securitySchemes` marks `deprecated`."""
+    return frozenset(
+        str(name)
+        for name, node in security_schemes(document).items()
+        if is_map(node) and node.get("deprecated") is True
+    )
+
+
+def read_scheme(name: str, node: Unchecked, at: str) -> SecurityScheme:
+    """S18.1, S27.5: the security scheme `name` whose object (its `$ref`s followed) is
+    `node`, at the pointer `at`.
+
+    Raises:
+        Problem: a scheme toolshape can't apply: no known `type`, an apiKey without `in` and
+            `name` (or with a header name no client may send), an http scheme without one.
+    """
+    kind = node.get("type") if is_map(node) else None
+    if not is_map(node) or kind not in SCHEME_TYPES:
+        fail(
+            "document",
+            f"the security scheme at `{at}` has no `type` of apiKey, http, oauth2, "
+            "openIdConnect or mutualTLS",
+            "S18.1",
+        )
+    if kind == "apiKey":
+        where, key = node.get("in"), node.get("name")
+        if where not in ("header", "query", "cookie") or not isinstance(key, str) or not key:
+            fail(
+                "document",
+                f"the apiKey scheme at `{at}` needs `in` (header, query or cookie) and a `name`",
+                "S18.1",
+            )
+        if where != "query":
+            check_http_name(key, where, at, scheme=True)
+        return SecurityScheme(name, kind, where, key.lower() if where == "header" else key)
+    if kind == "http":
+        scheme = node.get("scheme")
+        if not isinstance(scheme, str) or not HTTP_TOKEN.match(scheme):
+            fail(
+                "document",
+                f"the http scheme at `{at}` needs a `scheme` (bearer, basic, ...)",
+                "S18.1",
+            )
+        return SecurityScheme(name, kind, "header", "authorization", scheme.lower())
+    if kind == "mutualTLS":
+        return SecurityScheme(name, kind, None, None)
+    flows = node.get("flows") if kind == "oauth2" else None
+    flow = flows.get("clientCredentials") if is_map(flows) else None
+    token_url = flow.get("tokenUrl") if is_map(flow) else None  # S27.5
+    return SecurityScheme(
+        name,
+        kind,
+        "header",
+        "authorization",
+        "bearer",
+        token_url if isinstance(token_url, str) and token_url else None,
+    )
+
+
+def check_http_name(name: str, channel: Channel, pointer: str, *, scheme: bool = False) -> None:
+    """S12.2: a header or cookie name must be an HTTP token; framing headers stay the
+    client's. (`scheme`: the name is an apiKey scheme's, S18.1.)"""
+    what = f"the apiKey scheme's {channel}" if scheme else f"the {channel} parameter"
+    kind: PlanErrorKind = "document" if scheme else "parameter"
+    if not HTTP_TOKEN.match(name):
+        fail(
+            kind,
+            f"{what} `{name}` at `{pointer}` is not a valid HTTP "
+            f"{'header' if channel == 'header' else 'cookie'} name (an RFC 9110 token), "
+            "so no HTTP client can send it. Rename it",
+            "S12.2",
+        )
+    if channel == "header" and client_header(name):
+        fail(
+            kind,
+            f"{what} `{name}` at `{pointer}` names a header the HTTP client owns (it "
+            "frames or routes the request), so nothing may set it. Remove it",
+            "S12.2",
+        )
+
+
+def tags(value: Unchecked) -> tuple[str, ...]:
+    """An operation's `tags`: the text ones, in order, each once."""
+    return (
+        tuple(dict.fromkeys(t for t in value if isinstance(t, str)))
+        if isinstance(value, list)
+        else ()
+    )
+
+
+def server_url(server: Unchecked) -> str | None:
+    """S23.4: a Server Object's URL with its variables at their defaults, or None when it has
+    no URL."""
+    if not is_map(server) or not isinstance(server.get("url"), str):
+        return None
+    url: str = server["url"]
+    variables = server.get("variables")
+    for name, variable in variables.items() if is_map(variables) else ():
+        default = variable.get("default") if is_map(variable) else None
+        if isinstance(default, str):
+            url = url.replace("{" + str(name) + "}", default)
+    return url
+
+
+def first_server_url(servers: Unchecked) -> str | None:
+    """S23.4: the first server's URL with its variables' defaults, or None."""
+    return server_url(servers[0]) if isinstance(servers, list) and servers else None
+
+
+def named_servers(servers: Unchecked) -> dict[str, str]:
+    """S26.11: each server that has a `name` (OpenAPI 3.2), its URL as `server_url` gives it,
+    by name (the first of a name repeated)."""
+    named: dict[str, str] = {}
+    for server in servers if isinstance(servers, list) else ():
+        name = server.get("name") if is_map(server) else None
+        url = server_url(server)
+        if isinstance(name, str) and url is not None:
+            named.setdefault(name, url)
+    return named
+
+
+#: S26.4: what a form querystring's object schema may say beside its members.
+_FORM_OBJECT_KEYS = frozenset(
+    {"type", "properties", "required", "additionalProperties", "title", "description"}
+    | {"$comment", "example", "examples", "deprecated"}
+)
+
+
+def form_object_problem(schema: Unchecked) -> str | None:
+    """S26.4: why a form querystring's schema is not an object of members each argument can
+    stand for (`that is a string`, "with `oneOf`"), or None."""
+    if not is_map(schema):
+        return f"that is a {kind_of(schema)}"
+    if schema.get("type", "object") != "object" or not is_map(schema.get("properties", {})):
+        return "that is not an object of `properties`"
+    extra = sorted(k for k in schema if k not in _FORM_OBJECT_KEYS and not str(k).startswith("x-"))
+    if extra:
+        return f"with `{extra[0]}`"
+    closed = schema.get("additionalProperties", True)
+    if not isinstance(closed, bool):
+        return "with `additionalProperties` that is a schema"
+    listed = schema.get("required", [])
+    if not isinstance(listed, list) or not all(isinstance(n, str) for n in listed):
+        return "whose `required` is not a list of names"
+    return None
+
+
+def check_querystring(
+    strings: Mapping[str, Parameter | tuple[Parameter, ...]],
+    merged: Mapping[tuple[str, str], Parameter],
+) -> None:
+    """S26.4: a querystring parameter is the whole query: never two, never beside `in: query`
+    parameters."""
+    if not strings:
+        return
+    if len(strings) > 1:
+        first, second = list(strings)[:2]
+        fail(
+            "document",
+            f"the operation has two querystring parameters (`{first}` and `{second}`); the "
+            "query string is one of them at most",
+            "S26.4",
+        )
+    ((where, found),) = strings.items()
+    own = {id(p) for p in (found if isinstance(found, tuple) else (found,))}
+    beside = [p.name for p in merged.values() if p.channel == "query" and id(p) not in own]
+    if beside:
+        fail(
+            "document",
+            f"the querystring parameter at `{where}` is the whole query string, beside the "
+            f"query parameter `{beside[0]}`; declare one or the other",
+            "S26.4",
+        )
+
+
+def scoped(scheme: SecurityScheme, scopes: Unchecked) -> SecurityScheme:
+    """S27.5: `scheme` with the scopes a security requirement names for it (its list of
+    names; anything else names none)."""
+    if not isinstance(scopes, list) or not scopes:
+        return scheme
+    return dataclasses.replace(scheme, scopes=tuple(str(s) for s in scopes))

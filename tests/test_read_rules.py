@@ -1,0 +1,200 @@
+"""The reader's rules that judge one node, each a function, as tables: security schemes
+(S18.1, S27.5, S26.10), HTTP names (S12.2), servers (S23.4, S26.11), a form querystring's
+object (S26.4), an operation's tags."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from toolshape import SecurityScheme
+from toolshape.read._bundle import Problem
+from toolshape.read._rules import (
+    check_http_name,
+    deprecated_schemes,
+    first_server_url,
+    form_object_problem,
+    named_servers,
+    read_scheme,
+    scoped,
+    security_schemes,
+    tags,
+)
+
+AT = "/components/securitySchemes/s"
+
+
+@pytest.mark.parametrize(
+    ("node", "expected"),
+    [
+        (
+            {"type": "apiKey", "in": "header", "name": "X-Key"},
+            SecurityScheme("s", "apiKey", "header", "x-key"),
+        ),
+        (
+            {"type": "apiKey", "in": "query", "name": "Key"},
+            SecurityScheme("s", "apiKey", "query", "Key"),
+        ),
+        (
+            {"type": "apiKey", "in": "cookie", "name": "sid"},
+            SecurityScheme("s", "apiKey", "cookie", "sid"),
+        ),
+        (
+            {"type": "http", "scheme": "Bearer"},
+            SecurityScheme("s", "http", "header", "authorization", "bearer"),
+        ),
+        (
+            {"type": "http", "scheme": "basic"},
+            SecurityScheme("s", "http", "header", "authorization", "basic"),
+        ),
+        (
+            {"type": "openIdConnect", "openIdConnectUrl": "https://id.example/.well-known"},
+            SecurityScheme("s", "openIdConnect", "header", "authorization", "bearer"),
+        ),
+        ({"type": "mutualTLS"}, SecurityScheme("s", "mutualTLS", None, None)),
+        (
+            {
+                "type": "oauth2",
+                "flows": {
+                    "clientCredentials": {"tokenUrl": "https://id.example/token", "scopes": {}}
+                },
+            },
+            SecurityScheme(
+                "s", "oauth2", "header", "authorization", "bearer", "https://id.example/token"
+            ),
+        ),
+        (
+            {"type": "oauth2", "flows": {"implicit": {"authorizationUrl": "https://x/a"}}},
+            SecurityScheme("s", "oauth2", "header", "authorization", "bearer"),
+        ),
+    ],
+)
+def test_a_scheme_says_where_its_credential_goes(node: Any, expected: SecurityScheme) -> None:
+    """S18.1: apiKey by its `in` and `name` (a header name lower case), http by its scheme,
+    OAuth2 and OpenID Connect as bearer tokens, mutual TLS on nothing a request carries;
+    S27.5: a client-credentials flow's `tokenUrl` is kept."""
+    assert read_scheme("s", node, AT) == expected
+
+
+@pytest.mark.parametrize(
+    ("node", "reason"),
+    [
+        ({"type": "basicAuth"}, "has no `type` of apiKey, http, oauth2, openIdConnect"),
+        ("bearer", "has no `type` of apiKey, http, oauth2, openIdConnect"),
+        ({"type": "apiKey", "in": "body", "name": "k"}, "needs `in` (header, query or cookie)"),
+        ({"type": "apiKey", "in": "header"}, "needs `in` (header, query or cookie) and a `name`"),
+        ({"type": "apiKey", "in": "header", "name": "X Key"}, "is not a valid HTTP header name"),
+        ({"type": "apiKey", "in": "header", "name": "Host"}, "names a header the HTTP client"),
+        ({"type": "http"}, "needs a `scheme` (bearer, basic, ...)"),
+        ({"type": "http", "scheme": "bear er"}, "needs a `scheme` (bearer, basic, ...)"),
+    ],
+)
+def test_a_scheme_that_cant_be_applied_is_refused(node: Any, reason: str) -> None:
+    with pytest.raises(Problem) as caught:
+        read_scheme("s", node, AT)
+    assert reason in caught.value.reason
+    assert caught.value.rule in ("S18.1", "S12.2")
+    assert caught.value.kind == "document"
+
+
+def test_a_requirements_scopes_ride_on_its_scheme() -> None:
+    """S27.5: the scopes a requirement lists for a scheme (a list of names; else none)."""
+    scheme = SecurityScheme("s", "oauth2", "header", "authorization", "bearer")
+    assert scoped(scheme, ["read", "write"]).scopes == ("read", "write")
+    assert scoped(scheme, []) is scheme
+    assert scoped(scheme, "read") is scheme
+
+
+def test_the_schemes_a_document_defines_and_deprecates() -> None:
+    """S18.1, S26.10."""
+    document = {
+        "components": {
+            "securitySchemes": {
+                "old": {"type": "http", "scheme": "basic", "deprecated": True},
+                "new": {"type": "http", "scheme": "bearer", "deprecated": "yes"},
+            }
+        }
+    }
+    assert list(security_schemes(document)) == ["old", "new"]
+    assert deprecated_schemes(document) == {"old"}
+    assert security_schemes({"components": {"securitySchemes": []}}) == {}
+    assert deprecated_schemes({}) == frozenset()
+
+
+@pytest.mark.parametrize(
+    ("name", "channel", "reason"),
+    [
+        ("X-Request-Id", "header", None),
+        ("session_id", "cookie", None),
+        ("X Request", "header", "is not a valid HTTP header name"),
+        ("a;b", "cookie", "is not a valid HTTP cookie name"),
+        ("Content-Length", "header", "names a header the HTTP client owns"),
+        ("Transfer-Encoding", "header", "names a header the HTTP client owns"),
+    ],
+)
+def test_a_header_or_cookie_name_is_one_a_client_can_send(
+    name: str, channel: Any, reason: str | None
+) -> None:
+    """S12.2: an RFC 9110 token, and not a header that frames or routes the request."""
+    if reason is None:
+        check_http_name(name, channel, "/paths/~1x/get/parameters/0")
+        return
+    with pytest.raises(Problem) as caught:
+        check_http_name(name, channel, "/paths/~1x/get/parameters/0")
+    assert reason in caught.value.reason
+    assert caught.value.kind == "parameter"
+    assert caught.value.rule == "S12.2"
+
+
+@pytest.mark.parametrize(
+    ("servers", "first", "named"),
+    [
+        (None, None, {}),
+        ([], None, {}),
+        ([{"url": "https://api.example/v1"}], "https://api.example/v1", {}),
+        (
+            [
+                {
+                    "url": "https://{region}.example/{v}",
+                    "name": "prod",
+                    "variables": {"region": {"default": "eu"}, "v": {"default": "v2"}},
+                },
+                {"url": "http://localhost:8080", "name": "local"},
+                {"url": "http://other:1", "name": "local"},
+            ],
+            "https://eu.example/v2",
+            {"prod": "https://eu.example/v2", "local": "http://localhost:8080"},
+        ),
+        ([{"description": "no url"}, {"url": "https://b"}], None, {}),
+    ],
+)
+def test_a_server_url_has_its_variables_defaults(servers: Any, first: Any, named: Any) -> None:
+    """S23.4: the first server's URL, variables at their defaults; S26.11: servers by `name`,
+    the first of a name repeated."""
+    assert first_server_url(servers) == first
+    assert named_servers(servers) == named
+
+
+@pytest.mark.parametrize(
+    ("schema", "problem"),
+    [
+        ({"type": "object", "properties": {"q": {"type": "string"}}}, None),
+        ({"properties": {"q": {}}, "required": ["q"], "x-note": 1}, None),
+        ({"type": "string"}, "that is not an object of `properties`"),
+        ([], "that is a list"),
+        ({"type": "object", "oneOf": [{}]}, "with `oneOf`"),
+        ({"additionalProperties": {"type": "string"}}, "with `additionalProperties` that is"),
+        ({"required": "q"}, "whose `required` is not a list of names"),
+    ],
+)
+def test_a_form_querystring_is_an_object_of_members(schema: Any, problem: str | None) -> None:
+    """S26.4: a form querystring's members become query arguments, so its schema is an object
+    of `properties`, with nothing that would judge them together."""
+    found = form_object_problem(schema)
+    assert found == problem if problem is None else problem in (found or "")
+
+
+def test_tags_are_the_text_ones_in_order_each_once() -> None:
+    assert tags(["b", 1, "a", "b", None]) == ("b", "a")
+    assert tags("pets") == ()
