@@ -1,6 +1,7 @@
 """The reader's rules that judge one node, each a function, as tables: security schemes
 (S18.1, S27.5, S26.10), HTTP names (S12.2), servers (S23.4, S26.11), a form querystring's
-object (S26.4), an operation's tags."""
+object (S26.4), path templates (S12.1), `encoding` entries (S17.3, S17.4), where an answer says
+what it holds (S16.3, S26.6), an operation's tags."""
 
 from __future__ import annotations
 
@@ -9,13 +10,17 @@ from typing import Any
 import pytest
 
 from toolshape import SecurityScheme
+from toolshape.model._types import Parameter
 from toolshape.read._bundle import Problem
 from toolshape.read._rules import (
+    answer_keyword,
     check_http_name,
+    check_template,
     deprecated_schemes,
     first_server_url,
     form_object_problem,
     named_servers,
+    read_encoding,
     read_scheme,
     scoped,
     security_schemes,
@@ -198,3 +203,94 @@ def test_a_form_querystring_is_an_object_of_members(schema: Any, problem: str | 
 def test_tags_are_the_text_ones_in_order_each_once() -> None:
     assert tags(["b", 1, "a", "b", None]) == ("b", "a")
     assert tags("pets") == ()
+
+
+def _param(name: str, channel: Any) -> Parameter:
+    return Parameter(name, channel, {"type": "string"}, channel == "path")
+
+
+@pytest.mark.parametrize(
+    ("path", "params", "reason"),
+    [
+        ("/pets/{id}", [("id", "path")], None),
+        ("/pets", [("q", "query"), ("Cookie", "header")], None),
+        ("/pets/{id}", [], "has `{id}`, but no path parameter `id` fills it"),
+        ("/pets", [("id", "path")], "the path parameter `id` has no `{id}` in the path"),
+        (
+            "/pets",
+            [("sid", "cookie"), ("cookie", "header")],
+            "both a `Cookie` header parameter and cookie parameters",
+        ),
+    ],
+)
+def test_every_path_variable_is_filled_and_every_path_parameter_fills_one(
+    path: str, params: list[tuple[str, Any]], reason: str | None
+) -> None:
+    """S12.1: a lost argument or an unfilled `{variable}` is refused; S12.2: two `cookie`
+    headers are never sent."""
+    declared = tuple(_param(name, channel) for name, channel in params)
+    if reason is None:
+        check_template(path, declared)
+        return
+    with pytest.raises(Problem) as caught:
+        check_template(path, declared)
+    assert reason in caught.value.reason
+    assert caught.value.kind == "parameter"
+
+
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [
+        (None, {}),
+        (
+            {"photo": {"contentType": "image/png, image/*"}},
+            {"photo": {"contentType": "image/png, image/*"}},
+        ),
+        (
+            {"tags": {"style": "spaceDelimited", "explode": False, "x-note": "kept out"}},
+            {"tags": {"style": "spaceDelimited", "explode": False}},
+        ),
+        ({"a": {"allowReserved": True}}, {"a": {"allowReserved": True}}),
+    ],
+)
+def test_an_encoding_map_keeps_what_is_applied(given: Any, expected: Any) -> None:
+    """S17.3, S17.4: contentType, style, explode and allowReserved per property; an
+    extension is not toolshape's to apply."""
+    assert read_encoding(given, "/paths/~1x/post/requestBody/content/form") == expected
+
+
+@pytest.mark.parametrize(
+    ("given", "reason"),
+    [
+        ([], "is a list, not a mapping"),
+        ({"a": "form"}, "is not a mapping"),
+        ({"a": {"headers": {}}}, "has `headers`, which toolshape does not apply"),
+        ({"a": {"contentType": "not a type"}}, "has `contentType` 'not a type'"),
+        ({"a": {"explode": "yes"}}, "has `explode` 'yes', which is not valid"),
+        ({"a": {"style": "matrix"}}, "has `style` 'matrix', which is not valid"),
+    ],
+)
+def test_an_encoding_entry_toolshape_cant_apply_is_refused(given: Any, reason: str) -> None:
+    with pytest.raises(Problem) as caught:
+        read_encoding(given, "/p")
+    assert reason in caught.value.reason
+    assert caught.value.rule == "S17.3"
+
+
+@pytest.mark.parametrize(
+    ("media_type", "is_32", "keyword"),
+    [
+        ("application/json", False, "schema"),
+        ("application/problem+json; charset=utf-8", True, "schema"),
+        ("application/jsonl", True, "itemSchema"),
+        ("text/event-stream", True, "itemSchema"),
+        ("application/jsonl", False, None),
+        ("text/plain", True, None),
+        (None, True, None),
+    ],
+)
+def test_an_answer_says_what_it_holds_by_its_media_type(
+    media_type: Any, is_32: bool, keyword: str | None
+) -> None:
+    """S16.3: a JSON answer's `schema`; S26.6: a 3.2 sequential answer's `itemSchema`."""
+    assert answer_keyword(media_type, is_32) == keyword

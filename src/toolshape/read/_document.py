@@ -20,14 +20,12 @@ from toolshape.model._errors import DocumentError
 from toolshape.model._http import (
     DEFAULT_STYLE,
     IGNORED_HEADERS,
-    JSON_MEDIA,
     MEDIA_TYPE,
     METHODS,
     SEQUENTIAL,
     STYLES,
     client_header,
     media_base,
-    template_variables,
 )
 from toolshape.model._json import Unchecked, is_map
 from toolshape.model._pointers import escape, subschemas
@@ -47,11 +45,14 @@ from toolshape.model._types import (
 from toolshape.read._bundle import Bundler, Problem, fail, kind_of
 from toolshape.read._deep_names import DeepNames
 from toolshape.read._rules import (
+    answer_keyword,
     check_http_name,
     check_querystring,
+    check_template,
     first_server_url,
     form_object_problem,
     named_servers,
+    read_encoding,
     read_scheme,
     scoped,
     security_schemes,
@@ -59,17 +60,6 @@ from toolshape.read._rules import (
 )
 from toolshape.read._swagger import Converted, Cycle, convert_swagger, is_swagger2
 from toolshape.schema._views import View
-
-#: S17.3, S17.4: what an encoding entry may hold, and what each value must be.
-ENCODING_KEYS = {
-    # S17.4: one media type or range, or a comma-separated list of them.
-    "contentType": lambda v: (
-        isinstance(v, str) and all(MEDIA_TYPE.match(item.strip(" \t")) for item in v.split(","))
-    ),
-    "style": lambda v: isinstance(v, str) and v in STYLES["query"],
-    "explode": lambda v: isinstance(v, bool),
-    "allowReserved": lambda v: isinstance(v, bool),
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -314,7 +304,7 @@ class DocumentReader:
             fail("document", f"the operation is a {kind_of(raw.node)}, not a mapping")
         refs: list[str] = []
         params, ignored = self._parameters(raw, refs)
-        self._check_template(raw.path, params)
+        check_template(raw.path, params)
         bodies = self._bodies(raw, refs)
         operation_id = raw.node.get("operationId")
         defs = self.bundler.bundle(refs)
@@ -443,7 +433,7 @@ class DocumentReader:
                 if not is_map(content):
                     continue
                 for media_type, entry in content.items():
-                    keyword = self._answer_keyword(media_type)
+                    keyword = answer_keyword(media_type, self.is_32)
                     if keyword is None:
                         continue
                     media, at = self._media(entry, f"{pointer}/content/{escape(media_type)}")
@@ -472,49 +462,6 @@ class DocumentReader:
             except Problem as problem:
                 return None, problem.reason
         return None, None
-
-    def _answer_keyword(self, media_type: object) -> str | None:
-        """S16.3, S26.6: where an answer of `media_type` says what it holds: a JSON answer's
-        `schema`, a 3.2 sequential answer's `itemSchema`; None for any other answer."""
-        if not isinstance(media_type, str):
-            return None
-        if JSON_MEDIA.match(media_type):
-            return "schema"
-        sequential = self.is_32 and media_base(media_type) in SEQUENTIAL
-        return "itemSchema" if sequential else None
-
-    def _check_template(self, path: str, params: tuple[Parameter, ...]) -> None:
-        """S12.1, S14.2: every path parameter fills a `{variable}` and every variable is filled."""
-        variables = template_variables(path)
-        declared = [p.name for p in params if p.channel == "path"]
-        for name in declared:
-            if name not in variables:
-                fail(
-                    "parameter",
-                    f"the path parameter `{name}` has no `{{{name}}}` in the path `{path}`, so "
-                    f"its argument would be lost. Add `{{{name}}}` to the path, or declare "
-                    "the parameter in the channel it really travels in",
-                    "S12.1",
-                )
-        for name in variables:
-            if name not in declared:
-                fail(
-                    "parameter",
-                    f"the path `{path}` has `{{{name}}}`, but no path parameter `{name}` "
-                    f"fills it, so the request would be sent with `{{{name}}}` in its path. "
-                    f"Declare a path parameter `{name}`",
-                    "S12.1",
-                )
-        if any(p.channel == "cookie" for p in params) and any(
-            p.channel == "header" and p.name.lower() == "cookie" for p in params
-        ):
-            fail(
-                "parameter",
-                "the operation declares both a `Cookie` header parameter and cookie "
-                "parameters, which would send two `cookie` headers. Declare the cookies as "
-                "cookie parameters only",
-                "S12.2",
-            )
 
     def _parameters(
         self, raw: RawOperation, refs: list[str]
@@ -668,7 +615,7 @@ class DocumentReader:
                 "S26.4",
             )
         assert is_map(found)
-        encoding = self._encoding(media.get("encoding") if is_map(media) else None, at)
+        encoding = read_encoding(media.get("encoding") if is_map(media) else None, at)
         listed = found.get("required", [])
         return tuple(
             Parameter(
@@ -739,7 +686,7 @@ class DocumentReader:
                     schema=schema,
                     required=node.get("required") is True,
                     dialect=dialect,
-                    encoding=self._encoding(media.get("encoding"), media_pointer),
+                    encoding=read_encoding(media.get("encoding"), media_pointer),
                 )
             )
         return tuple(bodies)
@@ -751,42 +698,6 @@ class DocumentReader:
             return entry, pointer
         media, taken = self.bundler.chain(entry, pointer)
         return media, taken[-1]
-
-    def _encoding(self, given: Unchecked, pointer: str) -> dict[str, dict[str, Unchecked]]:
-        """S17.3, S17.4: a media type's `encoding` map, each entry checked; unknown keys of an
-        entry (`headers`) are not used and refused rather than ignored."""
-        if given is None:
-            return {}
-        if not is_map(given):
-            fail(
-                "document",
-                f"the `encoding` at `{pointer}` is a {kind_of(given)}, not a mapping",
-                "S17.3",
-            )
-        out: dict[str, dict[str, Unchecked]] = {}
-        for name, entry in given.items():
-            where = f"{pointer}/encoding/{escape(str(name))}"
-            if not is_map(entry):
-                fail("document", f"the encoding entry at `{where}` is not a mapping", "S17.3")
-            for key, value in entry.items():
-                want = ENCODING_KEYS.get(key)
-                if want is None and str(key).startswith("x-"):
-                    continue  # a specification extension: not toolshape's to apply
-                if want is None:
-                    fail(
-                        "document",
-                        f"the encoding entry at `{where}` has `{key}`, which toolshape does not "
-                        "apply (it knows contentType, style, explode and allowReserved)",
-                        "S17.3",
-                    )
-                if not want(value):
-                    fail(
-                        "document",
-                        f"the encoding entry at `{where}` has `{key}` {value!r}, which is not valid",
-                        "S17.3",
-                    )
-            out[str(name)] = {key: value for key, value in entry.items() if key in ENCODING_KEYS}
-        return out
 
     # -- patterns ----------------------------------------------------------------------------
 

@@ -8,8 +8,18 @@ import dataclasses
 from collections.abc import Mapping
 
 from toolshape.model._errors import PlanErrorKind
-from toolshape.model._http import HTTP_TOKEN, client_header
+from toolshape.model._http import (
+    HTTP_TOKEN,
+    JSON_MEDIA,
+    MEDIA_TYPE,
+    SEQUENTIAL,
+    STYLES,
+    client_header,
+    media_base,
+    template_variables,
+)
 from toolshape.model._json import Unchecked, is_map
+from toolshape.model._pointers import escape
 from toolshape.model._types import Channel, Parameter, SecurityScheme
 from toolshape.read._bundle import fail, kind_of
 
@@ -206,3 +216,97 @@ def scoped(scheme: SecurityScheme, scopes: Unchecked) -> SecurityScheme:
     if not isinstance(scopes, list) or not scopes:
         return scheme
     return dataclasses.replace(scheme, scopes=tuple(str(s) for s in scopes))
+
+
+#: S17.3, S17.4: what an encoding entry may hold, and what each value must be.
+ENCODING_KEYS = {
+    # S17.4: one media type or range, or a comma-separated list of them.
+    "contentType": lambda v: (
+        isinstance(v, str) and all(MEDIA_TYPE.match(item.strip(" \t")) for item in v.split(","))
+    ),
+    "style": lambda v: isinstance(v, str) and v in STYLES["query"],
+    "explode": lambda v: isinstance(v, bool),
+    "allowReserved": lambda v: isinstance(v, bool),
+}
+
+
+def read_encoding(given: Unchecked, pointer: str) -> dict[str, dict[str, Unchecked]]:
+    """S17.3, S17.4: a media type's `encoding` map, each entry checked; unknown keys of an
+    entry (`headers`) are not used and refused rather than ignored."""
+    if given is None:
+        return {}
+    if not is_map(given):
+        fail(
+            "document",
+            f"the `encoding` at `{pointer}` is a {kind_of(given)}, not a mapping",
+            "S17.3",
+        )
+    out: dict[str, dict[str, Unchecked]] = {}
+    for name, entry in given.items():
+        where = f"{pointer}/encoding/{escape(str(name))}"
+        if not is_map(entry):
+            fail("document", f"the encoding entry at `{where}` is not a mapping", "S17.3")
+        for key, value in entry.items():
+            want = ENCODING_KEYS.get(key)
+            if want is None and str(key).startswith("x-"):
+                continue  # a specification extension: not toolshape's to apply
+            if want is None:
+                fail(
+                    "document",
+                    f"the encoding entry at `{where}` has `{key}`, which toolshape does not "
+                    "apply (it knows contentType, style, explode and allowReserved)",
+                    "S17.3",
+                )
+            if not want(value):
+                fail(
+                    "document",
+                    f"the encoding entry at `{where}` has `{key}` {value!r}, which is not valid",
+                    "S17.3",
+                )
+        out[str(name)] = {key: value for key, value in entry.items() if key in ENCODING_KEYS}
+    return out
+
+
+def check_template(path: str, params: tuple[Parameter, ...]) -> None:
+    """S12.1, S14.2: every path parameter fills a `{variable}` and every variable is filled."""
+    variables = template_variables(path)
+    declared = [p.name for p in params if p.channel == "path"]
+    for name in declared:
+        if name not in variables:
+            fail(
+                "parameter",
+                f"the path parameter `{name}` has no `{{{name}}}` in the path `{path}`, so "
+                f"its argument would be lost. Add `{{{name}}}` to the path, or declare "
+                "the parameter in the channel it really travels in",
+                "S12.1",
+            )
+    for name in variables:
+        if name not in declared:
+            fail(
+                "parameter",
+                f"the path `{path}` has `{{{name}}}`, but no path parameter `{name}` "
+                f"fills it, so the request would be sent with `{{{name}}}` in its path. "
+                f"Declare a path parameter `{name}`",
+                "S12.1",
+            )
+    if any(p.channel == "cookie" for p in params) and any(
+        p.channel == "header" and p.name.lower() == "cookie" for p in params
+    ):
+        fail(
+            "parameter",
+            "the operation declares both a `Cookie` header parameter and cookie "
+            "parameters, which would send two `cookie` headers. Declare the cookies as "
+            "cookie parameters only",
+            "S12.2",
+        )
+
+
+def answer_keyword(media_type: object, is_32: bool) -> str | None:
+    """S16.3, S26.6: where an answer of `media_type` says what it holds: a JSON answer's
+    `schema`, a 3.2 sequential answer's `itemSchema`; None for any other answer."""
+    if not isinstance(media_type, str):
+        return None
+    if JSON_MEDIA.match(media_type):
+        return "schema"
+    sequential = is_32 and media_base(media_type) in SEQUENTIAL
+    return "itemSchema" if sequential else None
