@@ -20,6 +20,7 @@ from toolshape.read._rules import (
     first_server_url,
     form_object_problem,
     named_servers,
+    parameter_style,
     read_encoding,
     read_scheme,
     scoped,
@@ -294,3 +295,33 @@ def test_an_answer_says_what_it_holds_by_its_media_type(
 ) -> None:
     """S16.3: a JSON answer's `schema`; S26.6: a 3.2 sequential answer's `itemSchema`."""
     assert answer_keyword(media_type, is_32) == keyword
+
+
+@pytest.mark.parametrize(
+    ("node", "channel", "is_32", "expected"),
+    [
+        ({}, "query", False, "form"),
+        ({}, "path", False, "simple"),
+        ({}, "header", False, "simple"),
+        ({}, "cookie", False, "form"),
+        ({"style": "label"}, "path", False, "label"),
+        ({"style": "deepObject", "explode": True}, "query", False, "deepObject"),
+        ({"style": "cookie"}, "cookie", True, "cookie"),
+        ({"style": "cookie"}, "cookie", False, "can't use (form)"),
+        ({"style": "matrix"}, "query", True, "query parameters can't use"),
+        ({"style": 5}, "header", True, "header parameters can't use (simple)"),
+        ({"explode": "true"}, "query", True, "has `explode` 'true', which is not a boolean"),
+        ({"required": 1}, "query", True, "has `required` 1, which is not a boolean"),
+    ],
+)
+def test_a_parameters_style_is_one_its_channel_can_use(
+    node: Any, channel: Any, is_32: bool, expected: str
+) -> None:
+    """S12.1: each channel's styles, and its default; S1.1: the flags are booleans; S26.5:
+    `style: cookie` from OpenAPI 3.2 on."""
+    if " " not in expected:
+        assert parameter_style(node, "p", channel, "/x", is_32=is_32) == expected
+        return
+    with pytest.raises(Problem) as caught:
+        parameter_style(node, "p", channel, "/x", is_32=is_32)
+    assert expected in caught.value.reason

@@ -18,12 +18,10 @@ from typing import TypeVar
 from toolshape.model._dialects import DRAFT2020_12, OPENAPI30, dialect_of
 from toolshape.model._errors import DocumentError
 from toolshape.model._http import (
-    DEFAULT_STYLE,
     IGNORED_HEADERS,
     MEDIA_TYPE,
     METHODS,
     SEQUENTIAL,
-    STYLES,
     client_header,
     media_base,
 )
@@ -52,6 +50,7 @@ from toolshape.read._rules import (
     first_server_url,
     form_object_problem,
     named_servers,
+    parameter_style,
     read_encoding,
     read_scheme,
     scoped,
@@ -533,24 +532,7 @@ class DocumentReader:
             return name  # S1.5: the HTTP client frames and routes the request
         if channel in ("header", "cookie"):
             check_http_name(name, channel, pointer)
-        style = node.get("style")
-        for flag in ("explode", "allowReserved", "required"):
-            if flag in node and not isinstance(node[flag], bool):
-                fail(
-                    "parameter",
-                    f"the parameter `{name}` at `{pointer}` has `{flag}` "
-                    f"{node[flag]!r}, which is not a boolean",
-                    "S1.1",
-                )
-        styles = STYLES[channel] - ({"querystring"} if self.is_32 else {"cookie", "querystring"})
-        if style is not None and (not isinstance(style, str) or style not in styles):
-            allowed = ", ".join(sorted(styles))
-            fail(
-                "parameter",
-                f"the {channel} parameter `{name}` at `{pointer}` has style {style!r}, which "
-                f"{channel} parameters can't use ({allowed})",
-                "S12.1",
-            )
+        style = parameter_style(node, name, channel, pointer, is_32=self.is_32)
         content_type = None
         if "schema" in node:
             schema = self._parameter_schema(node["schema"], pointer + "/schema", refs)
@@ -570,7 +552,7 @@ class DocumentReader:
             # An unfilled path template can't make a request, so path parameters are required.
             required=channel == "path" or node.get("required") is True,
             description=description if isinstance(description, str) else None,
-            style=style if isinstance(style, str) else DEFAULT_STYLE[channel],
+            style=style,
             explode=explode if isinstance(explode, bool) else None,
             allow_reserved=node.get("allowReserved") is True,
             content_type=str(content_type) if content_type is not None else None,

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 
 from toolshape.model._errors import PlanErrorKind
 from toolshape.model._http import (
+    DEFAULT_STYLE,
     HTTP_TOKEN,
     JSON_MEDIA,
     MEDIA_TYPE,
@@ -20,7 +21,7 @@ from toolshape.model._http import (
 )
 from toolshape.model._json import Unchecked, is_map
 from toolshape.model._pointers import escape
-from toolshape.model._types import Channel, Parameter, SecurityScheme
+from toolshape.model._types import Channel, Parameter, ParamStyle, SecurityScheme
 from toolshape.read._bundle import fail, kind_of
 
 #: S18.1: the security scheme types OpenAPI defines.
@@ -310,3 +311,34 @@ def answer_keyword(media_type: object, is_32: bool) -> str | None:
         return "schema"
     sequential = is_32 and media_base(media_type) in SEQUENTIAL
     return "itemSchema" if sequential else None
+
+
+def parameter_style(
+    node: Mapping[str, Unchecked], name: str, channel: Channel, pointer: str, *, is_32: bool
+) -> ParamStyle:
+    """S1.1, S12.1: a parameter's style (its channel's default when it gives none), its
+    `explode`, `allowReserved` and `required` each a boolean; `cookie` style only in 3.2
+    (S26.5).
+
+    Raises:
+        Problem: a flag that is not a boolean, or a style the channel can't use.
+    """
+    style = node.get("style")
+    for flag in ("explode", "allowReserved", "required"):
+        if flag in node and not isinstance(node[flag], bool):
+            fail(
+                "parameter",
+                f"the parameter `{name}` at `{pointer}` has `{flag}` "
+                f"{node[flag]!r}, which is not a boolean",
+                "S1.1",
+            )
+    styles = STYLES[channel] - ({"querystring"} if is_32 else {"cookie", "querystring"})
+    if style is not None and (not isinstance(style, str) or style not in styles):
+        allowed = ", ".join(sorted(styles))
+        fail(
+            "parameter",
+            f"the {channel} parameter `{name}` at `{pointer}` has style {style!r}, which "
+            f"{channel} parameters can't use ({allowed})",
+            "S12.1",
+        )
+    return style if isinstance(style, str) else DEFAULT_STYLE[channel]
