@@ -136,27 +136,39 @@ def subschemas(schema: Any) -> Iterator[Any]:
 
 
 def references(schema: Any) -> Iterator[str]:
-    """Every reference string in `schema` and all its subschemas: `$ref`, `$dynamicRef`,
-    `$recursiveRef`, and OpenAPI `discriminator.mapping` and `defaultMapping` values (S4.4,
-    S26.8). Iterative: any depth."""
+    """Every reference string in `schema` and all its subschemas (`own_references` of each,
+    and of the schemas an extension's value holds). Iterative: any depth."""
     stack = [schema]
     while stack:
         node = stack.pop()
         if not is_map(node):
             continue
-        for key in ("$ref", "$dynamicRef", "$recursiveRef"):
-            value = node.get(key)
-            if isinstance(value, str):
-                yield value
-        discriminator = node.get("discriminator")
-        if is_map(discriminator) and isinstance(discriminator.get("mapping"), Mapping):
-            yield from (v for v in discriminator["mapping"].values() if isinstance(v, str))
-        if is_map(discriminator) and isinstance(discriminator.get("defaultMapping"), str):
-            yield discriminator["defaultMapping"]  # S26.8
-        for key, value in node.items():
-            if key[:2] == "x-" and isinstance(value, (Mapping, list)):
-                stack.extend(_annotation_schemas(value))
+        yield from own_references(node)
+        stack.extend(annotation_schemas(node))
         stack.extend(subschemas(node))
+
+
+def own_references(node: Mapping[str, Any]) -> Iterator[str]:
+    """The reference strings written on the schema `node` itself, not inside its subschemas:
+    `$ref`, `$dynamicRef`, `$recursiveRef`, and OpenAPI `discriminator.mapping` and
+    `defaultMapping` values (S4.4, S26.8)."""
+    for key in ("$ref", "$dynamicRef", "$recursiveRef"):
+        value = node.get(key)
+        if isinstance(value, str):
+            yield value
+    discriminator = node.get("discriminator")
+    if is_map(discriminator) and isinstance(discriminator.get("mapping"), Mapping):
+        yield from (v for v in discriminator["mapping"].values() if isinstance(v, str))
+    if is_map(discriminator) and isinstance(discriminator.get("defaultMapping"), str):
+        yield discriminator["defaultMapping"]  # S26.8
+
+
+def annotation_schemas(node: Mapping[str, Any]) -> Iterator[Any]:
+    """The mappings with a `$ref` inside the schema `node`'s extensions' values
+    (`x-anyOf: [{"$ref": ...}]`), which bundling pointed into `$defs` too."""
+    for key, value in node.items():
+        if key[:2] == "x-" and isinstance(value, (Mapping, list)):
+            yield from _annotation_schemas(value)
 
 
 def _annotation_schemas(value: Any) -> Iterator[Any]:

@@ -25,7 +25,13 @@ from toolshape.model._http import (
     template_variables,
 )
 from toolshape.model._limits import MAX_DATA_DEPTH, MAX_DEPTH
-from toolshape.model._pointers import DATA, references, subschemas
+from toolshape.model._pointers import (
+    DATA,
+    annotation_schemas,
+    own_references,
+    references,
+    subschemas,
+)
 from toolshape.plans._fields import (
     DEFS,
     FIELDS,
@@ -317,9 +323,6 @@ def check_schema_data(
     Raises:
         PlanDataError: naming the field and the place in it.
     """
-    for ref in references(schema):
-        if not ref.startswith("#"):
-            raise _refuse(field, f"holds the reference `{ref}`, which leaves the schema")
     stack: list[tuple[Any, str, int, Mapping[str, Any]]] = [(schema, "", depth, rules)]
     while stack:
         node, where, depth, rules = stack.pop()
@@ -331,6 +334,9 @@ def check_schema_data(
             continue
         if depth > MAX_DEPTH:
             raise _refuse(field, f"is nested deeper than {MAX_DEPTH} schema levels at `{where}`")
+        leaving = _leaving(node)
+        if leaving is not None:
+            raise _refuse(field, f"holds the reference `{leaving}`, which leaves the schema")
         if isinstance(node.get("$id"), str) and any(True for _ in references(node)):
             # S1.2: `$id` would re-base the references below it
             raise _refuse(field, f"has `$id` at `{where}` above references it would re-base")
@@ -347,6 +353,18 @@ def check_schema_data(
             if key in DATA and isinstance(value, (Mapping, list)):
                 _check_data_depth(value, field, f"{where}/{key}")
         stack.extend((sub, where + "/…", depth + 1, rules) for sub in subschemas(node))
+
+
+def _leaving(node: Mapping[str, Any]) -> str | None:
+    """S1.2: a reference written on `node` (or in its extensions) that is not local, or None."""
+    for ref in own_references(node):
+        if not ref.startswith("#"):
+            return ref
+    for annotated in annotation_schemas(node):
+        for ref in references(annotated):
+            if not ref.startswith("#"):
+                return ref
+    return None
 
 
 def _check_data_depth(value: Any, field: str, where: str) -> None:

@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable, Mapping
 
 from toolshape.model._json import is_map
 from toolshape.model._names import PORTABLE_KEY
-from toolshape.model._pointers import def_name, references, subschemas
+from toolshape.model._pointers import def_name, own_references, subschemas
 from toolshape.model._types import Schema
 
 
@@ -66,21 +66,9 @@ def _local(schema: Schema) -> tuple[list[str], list[str]]:
             for key in properties:
                 if not PORTABLE_KEY.fullmatch(str(key)):
                     names[str(key)] = None
-        for ref in _own_references(node):
+        for ref in own_references(node):
             name = def_name(ref)
             if name is not None:
                 refs[name] = None
         stack.extend(subschemas(node))
     return list(names), list(refs)
-
-
-def _own_references(node: Mapping[str, Schema]) -> list[str]:
-    """The references written on `node` itself (its subschemas are walked on their own)."""
-    ref = node.get("$ref")
-    if not (_REF_KEYS.isdisjoint(node) if ref is None else len(node) == 1):
-        own = {key: node[key] for key in _REF_KEYS if key in node}
-        return list(references(own))
-    return [ref] if isinstance(ref, str) else []
-
-
-_REF_KEYS = frozenset({"$ref", "$dynamicRef", "$recursiveRef", "discriminator"})
