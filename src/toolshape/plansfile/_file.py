@@ -460,23 +460,24 @@ def _check_indices(entry: JsonObject, tables: _Loaded, where: str) -> None:
     Raises:
         PlanDataError: naming the index (`tools.5.parameters.1`).
     """
-    indices = [
-        *(
-            (f"parameters.{i}", n, "routes", len(tables.routes))
-            for i, n in enumerate(entry["parameters"])
-        ),
-        ("security", entry["security"], "securityRequirements", len(tables.requirements)),
-        ("profile", entry["profile"], "profiles", len(tables.profiles)),
-    ]
-    for field, index, table, size in indices:
-        if type(index) is not int:
-            raise _refuse(
-                f"{where}.{field}", f"is {index!r}, not the index of an entry of `{table}`"
-            )
-        if index >= size:
-            raise _refuse(
-                f"{where}.{field}", f"is {index}, which names no entry: `{table}` has {size}"
-            )
+    routes = len(tables.routes)
+    for i, index in enumerate(entry["parameters"]):
+        if type(index) is not int or index >= routes:
+            raise _bad_index(f"{where}.parameters.{i}", index, "routes", routes)
+    for key, table, size in (
+        ("security", "securityRequirements", len(tables.requirements)),
+        ("profile", "profiles", len(tables.profiles)),
+    ):
+        index = entry[key]
+        if type(index) is not int or index >= size:
+            raise _bad_index(f"{where}.{key}", index, table, size)
+
+
+def _bad_index(field: str, index: Any, table: str, size: int) -> PlanDataError:
+    """The refusal of an index that names no entry of `table` (of `size` entries)."""
+    if type(index) is not int:
+        return _refuse(field, f"is {index!r}, not the index of an entry of `{table}`")
+    return _refuse(field, f"is {index}, which names no entry: `{table}` has {size}")
 
 
 def _check_file(file: Any) -> None:
