@@ -30,6 +30,10 @@ SERVED: Mapping[str, Any] = {
 }
 
 
+#: The keys `PlanSettings.from_mapping` reads beside every `Options` switch.
+MAPPED_KEYS = frozenset({"style", "profile", "select", "fixed"})
+
+
 class PlanKeywords(TypedDict, total=False):
     """`PlanSettings`' fields as the keywords `plan_document` and `plan_operation` take, with
     `profile`, which presets `options` when they are not given (every one optional)."""
@@ -158,7 +162,7 @@ class PlanSettings:
 
 def _mapped_problem(key: str, value: Any) -> str | None:
     """Why `PlanSettings.from_mapping` can't use one key (not a switch), or None."""
-    if key not in ("style", "profile", "select", "fixed"):
+    if key not in MAPPED_KEYS:
         return "is not a setting"
     if key in ("style", "profile") and not isinstance(value, str):
         return f"must be text, not {json_text(value, 60)}"

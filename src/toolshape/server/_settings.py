@@ -18,7 +18,7 @@ from toolshape._load import load_settings
 from toolshape.model._errors import SettingsError
 from toolshape.model._json import json_text
 from toolshape.model._options import option_kinds
-from toolshape.planner._settings import SERVED, PlanSettings
+from toolshape.planner._settings import MAPPED_KEYS, SERVED, PlanSettings
 from toolshape.server._limits import (
     MAX_DOWNLOAD_BYTES,
     MAX_RESPONSE_BYTES,
@@ -98,10 +98,6 @@ _FLAGS = {
     "headers": "--header",
 }
 
-#: S23.3: the keys of an `[[api]]` table that `PlanSettings.from_mapping` reads (with every
-#: `Options` switch).
-_PLANNING = frozenset({"style", "profile", "select", "fixed"})
-
 #: S23.3: each key of an `[[api]]` table, and what it takes.
 _SCALARS: Mapping[str, tuple[type, ...]] = {
     "name": (str,),
@@ -147,7 +143,7 @@ def read_config(path: str) -> tuple[ApiSettings, ...]:
 
 def _api(table: Mapping[str, Any], where: str, folder: str, problems: list[str]) -> ApiSettings:
     """One `[[api]]` table as settings; its problems added to `problems`."""
-    planned = _PLANNING | set(option_kinds())
+    planned = MAPPED_KEYS | set(option_kinds())
     values: dict[str, Any] = {"where": where}
     for key, value in table.items():
         problem = None if key in planned else _problem(key, value)
