@@ -154,3 +154,23 @@ fixed = {{ "api-version" = "2" }}
         "legacy", on_collision="rename", on_unflattenable="nested", portable_names=True
     )
     assert from_file.plan_settings().style == "flat"
+
+
+def test_planning_keys_beside_a_plans_file_are_refused_as_the_flags_are(tmp_path: Path) -> None:
+    """S27.2: a plans file is served as it was planned, so a configuration file's planning
+    keys beside `plans` are refused as `serve --plans` refuses the planning flags, each named."""
+    from toolshape.server._prepare import prepare
+    from toolshape.server._settings import read_config
+
+    config = tmp_path / "serve.toml"
+    config.write_text(
+        '[[api]]\nplans = "x.plans.json"\nbase_url = "http://x.test"\nstyle = "flat"\n'
+        'portable_names = true\noperations = "ops.toml"\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(SettingsError) as caught:
+        prepare(read_config(str(config)), str(config), {}, lambda line: None)
+    assert list(caught.value.problems) == [
+        "`api[0].style`, `api[0].portable_names`, `api[0].operations`: a plans file is served "
+        "as it was planned"
+    ]
