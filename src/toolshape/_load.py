@@ -16,6 +16,7 @@ import os
 import stat
 import sys
 from collections.abc import Mapping
+from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
@@ -276,4 +277,25 @@ def _toml() -> Any:
             continue
     raise SettingsError(  # pragma: no cover - Python 3.10 without tomli
         "TOML", ["reading TOML on Python 3.10 needs tomli: pip install tomli"]
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Unset:
+    """A credential source that gives no value, and why."""
+
+    why: str
+
+
+def is_env(source: str) -> bool:
+    """Whether `source` is an `env:VAR` source (S18.2, S23.3: a credential is read from the
+    environment, never written in clear)."""
+    return source.startswith("env:") and len(source) > 4
+
+
+def from_environment(source: str, environ: Mapping[str, str]) -> str | Unset:
+    """The value the `env:VAR` source `source` names, or why there is none."""
+    name = source[4:]
+    return (
+        environ[name] if name in environ else Unset(f"the environment variable {name} is not set")
     )

@@ -10,7 +10,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from toolshape._load import load_operations, parse_json, read_spec
+from toolshape._load import Unset, from_environment, is_env, load_operations, parse_json, read_spec
 from toolshape._printed import Stream, as_json, encoded, masked, print_table, switch_hint
 from toolshape.call._mcp import error_result
 from toolshape.model._errors import (
@@ -76,7 +76,7 @@ def credentials_from(
     out: dict[str, str] = {}
     for item in items:
         name, sep, source = item.partition("=")
-        if not sep or not name or not source.startswith("env:") or len(source) == 4:
+        if not sep or not name or not is_env(source):
             raise ValueError(
                 f"--credential {name or item!r}: give SCHEME=env:VAR (credentials are read "
                 "from the environment, never given in clear on the command line)"
@@ -87,10 +87,10 @@ def credentials_from(
                 f"--credential {name}: the document defines no security scheme `{name}` "
                 f"(it defines: {known})"
             )
-        variable = source[4:]
-        if variable not in environ:
-            raise ValueError(f"--credential {name}: the environment variable {variable} is not set")
-        out[name] = environ[variable]
+        value = from_environment(source, environ)
+        if isinstance(value, Unset):
+            raise ValueError(f"--credential {name}: {value.why}")
+        out[name] = value
     return out
 
 

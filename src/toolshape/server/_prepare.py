@@ -9,12 +9,19 @@ import dataclasses
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 import httpx
 
-from toolshape._load import Unreadable, load_document, load_operations, read_file
+from toolshape._load import (
+    Unreadable,
+    Unset,
+    from_environment,
+    is_env,
+    load_document,
+    load_operations,
+    read_file,
+)
 from toolshape.model._errors import DocumentError, PlanDataError, SettingsError
 from toolshape.model._http import HTTP_TOKEN, header_problem
 from toolshape.model._names import MCP_TOOL
@@ -252,7 +259,7 @@ def _credentials(
             else f"`{settings.where}credentials.{scheme}`"
         )
         client = source.startswith(CLIENT_CREDENTIALS)
-        if not client and not _is_env(source):
+        if not client and not is_env(source):
             problems.append(f"{key}: {GIVE}")
         elif scheme not in result.security_schemes:
             known = ", ".join(result.security_schemes) or "none"
@@ -263,7 +270,7 @@ def _credentials(
             found = (
                 _client_credentials(scheme, source, result, environ)
                 if client
-                else _from_environment(source, environ)
+                else from_environment(source, environ)
             )
             if isinstance(found, Unset):
                 problems.append(f"{key}: {found.why}")
@@ -281,26 +288,6 @@ GIVE = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Unset:
-    """A credential source that gives no value, and why."""
-
-    why: str
-
-
-def _is_env(source: str) -> bool:
-    """Whether `source` is an `env:VAR` source."""
-    return source.startswith("env:") and len(source) > 4
-
-
-def _from_environment(source: str, environ: Mapping[str, str]) -> str | Unset:
-    """The value the `env:VAR` source `source` names, or why there is none."""
-    name = source[4:]
-    return (
-        environ[name] if name in environ else Unset(f"the environment variable {name} is not set")
-    )
-
-
 def _client_credentials(
     scheme: str, source: str, result: PlanResult, environ: Mapping[str, str]
 ) -> ClientCredentials | Unset:
@@ -309,9 +296,9 @@ def _client_credentials(
     first, _, rest = source[len(CLIENT_CREDENTIALS) :].partition(":")
     name, _, second = rest.partition(":")
     sources = (f"{first}:{name}", second)
-    if not all(map(_is_env, sources)):
+    if not all(map(is_env, sources)):
         return Unset(f"give {CLIENT_CREDENTIALS}env:ID:env:SECRET")
-    client_id, secret = (_from_environment(s, environ) for s in sources)
+    client_id, secret = (from_environment(s, environ) for s in sources)
     if isinstance(client_id, Unset):
         return client_id
     if isinstance(secret, Unset):
