@@ -248,7 +248,7 @@ def prepare(
         fixed=fixed_arguments,
         fixed_check=fixed_check,
         part=part,
-        deep=deep or DeepNames(lambda: True),
+        deep=deep or DeepNames(),
     )
 
 
@@ -330,7 +330,7 @@ def nested_tool(draft: Draft) -> Plan:
     )
     draft.notes.extend(alias_notes(aliases, place))
     body = draft.body
-    if body is not None and body.schema is not None and draft.deep.wanted:
+    if body is not None and body.schema is not None:
         draft.notes.extend(deep_name_notes(draft.deep.find([body.schema], op.defs), place))
     advertised = draft.nested
     if aliases:
@@ -482,9 +482,8 @@ def flat_aliases(
                 if final is not None:
                     aliases[channel, name] = final
         # Hoisted: what is inside each top-level property; wrapped: all inside `body`.
-        if draft.deep.wanted:
-            found = draft.deep.find(part.properties.values(), draft.op.defs)
-            draft.notes.extend(deep_name_notes(found, place))
+        found = draft.deep.find(part.properties.values(), draft.op.defs)
+        draft.notes.extend(deep_name_notes(found, place))
     return aliases
 
 

@@ -27,7 +27,6 @@ from toolshape.model._dialects import DRAFT2020_12, dialect_of
 from toolshape.model._errors import PlanErrorKind
 from toolshape.model._json import Unchecked, is_map
 from toolshape.model._limits import EXPANSION, EXPANSION_FLOOR, MAX_DATA_DEPTH, MAX_DEPTH
-from toolshape.model._names import PORTABLE_KEY
 from toolshape.model._pointers import (
     DATA,
     SCHEMA_LIST,
@@ -191,6 +190,27 @@ def expansion(root: Unchecked) -> tuple[int, int]:
 
 
 @dataclass(slots=True)
+class Found:
+    """What a reading's schemas hold that a later step looks for — a finding of the
+    conversion (`Bundler.schema`, `Bundler.found_in`), so a step that would change nothing is
+    skipped."""
+
+    request: bool = False
+    """A `readOnly: true` or a binary string: the request view changes something (S16.6,
+    S17.5)."""
+    response: bool = False
+    """A `writeOnly: true`: the response view changes something (S16.6)."""
+    patterns: bool = False
+    """A pattern Python's `re` can't compile, or with nested quantifiers (S13.3)."""
+
+    def add(self, other: Found) -> None:
+        """Everything `other` found, found here too."""
+        self.request = self.request or other.request
+        self.response = self.response or other.response
+        self.patterns = self.patterns or other.patterns
+
+
+@dataclass(slots=True)
 class _Walk:
     """The state of one conversion (`Bundler.schema`)."""
 
@@ -200,6 +220,8 @@ class _Walk:
     """A sub-object was met twice (its expansion is then measured, S14.4)."""
     flags: int = 0
     """View flags met so far: a subtree that adds none has none (`Bundler.clean`)."""
+    found: Found = field(default_factory=Found)
+    """What the schema holds (`Found`)."""
 
 
 class Bundler:
@@ -236,17 +258,8 @@ class Bundler:
         self._in_place_refs: dict[str, tuple[str, ...]] = {}
         self._reaches: dict[str, tuple[str, ...]] = {}
         self._bundles: dict[tuple[str, ...], dict[str, Schema]] = {}
-        self.foreign_seen = False
-        """A pattern Python can't compile was met (only then is it searched per operation)."""
-        self.slow_seen = False
-        """A pattern with nested quantifiers was met (S13.3)."""
-        self.request_flags_seen = False
-        """A `readOnly: true` or a binary string was met: request views change something
-        (S16.6, S17.5)."""
-        self.response_flags_seen = False
-        """A `writeOnly: true` was met: response views change something (S16.6)."""
-        self.odd_names_seen = False
-        """S19.2: some `properties` key converted so far is not a portable name."""
+        self._found: dict[str, Found] = {}  # what each converted definition holds
+        self._found_in: dict[tuple[str, ...], Found] = {}
         self.clean: dict[int, Schema] = {}
         """Every converted schema (by `id`, kept alive here) with no reference and no view
         flag anywhere in it, or that is nothing but a reference: no view changes it (S16.6,
@@ -394,7 +407,10 @@ class Bundler:
             pointer = self._def_pointer[name]
             target = self.lookup(pointer, "#" + pointer)
             refs: list[str] = []
-            self._schemas[name] = self.schema(target, pointer, refs, self._dialect_at(pointer))
+            found = self._found[name] = Found()
+            self._schemas[name] = self.schema(
+                target, pointer, refs, found, self._dialect_at(pointer)
+            )
             refs_of = self._def_refs[name] = tuple(dict.fromkeys(refs))
         return self._schemas[name], refs_of
 
@@ -431,6 +447,18 @@ class Bundler:
                     reach = self._reach(name)
                     out.update(zip(reach, map(schemas.__getitem__, reach), strict=True))
             self._bundles[key] = out
+        return out
+
+    def found_in(self, refs: list[str]) -> Found:
+        """What every schema `refs` reach holds, transitively (each reach found once per
+        document)."""
+        key = tuple(dict.fromkeys(refs))
+        out = self._found_in.get(key)
+        if out is None:
+            out = self._found_in[key] = Found()
+            for name in key:
+                for reached in self._reach(name):
+                    out.add(self._found[reached])
         return out
 
     def _reach(self, name: str) -> tuple[str, ...]:
@@ -520,19 +548,27 @@ class Bundler:
 
     # -- schemas -----------------------------------------------------------------------------
 
-    def root_schema(self, node: Unchecked, pointer: str, refs: list[str]) -> Schema:
+    def root_schema(self, node: Unchecked, pointer: str, refs: list[str], found: Found) -> Schema:
         """A body schema with S1.3 applied: a `$ref`-only root is replaced by its target."""
         node, taken = self.chain(node, pointer, bare=True)
         if not taken:
-            return self.schema(node, pointer, refs)
-        schema, more = self.definition(self.def_name(taken[-1]))
+            return self.schema(node, pointer, refs, found)
+        name = self.def_name(taken[-1])
+        schema, more = self.definition(name)
         refs.extend(more)
+        found.add(self._found[name])
         return schema
 
     def schema(
-        self, node: Unchecked, pointer: str, refs: list[str], dialect: str | None = None
+        self,
+        node: Unchecked,
+        pointer: str,
+        refs: list[str],
+        found: Found,
+        dialect: str | None = None,
     ) -> Schema:
-        """`node` as a 2020-12 schema with local refs pointing into `$defs` (S1.4, S4.4).
+        """`node` as a 2020-12 schema with local refs pointing into `$defs` (S1.4, S4.4); the
+        definitions it references are added to `refs`, and what it holds to `found`.
 
         Raises:
             Problem: a value that is not a schema, a keyword its meta-schema rejects, a bad
@@ -543,6 +579,7 @@ class Bundler:
             out = self._schema(node, pointer, refs, dialect or self.dialect, 0, walk)
         except RecursionError:
             fail("schema", f"the schema at `{pointer}` is nested too deeply to plan", "S14.4")
+        found.add(walk.found)
         if walk.shared:
             expanded, distinct = expansion(out)
             if expanded > max(EXPANSION_FLOOR, EXPANSION * distinct):
@@ -664,9 +701,7 @@ class Bundler:
             return self._schema(value, here, refs, dialect, deeper, walk)
         if kind is _MAP and is_map(value):
             if key == "patternProperties":
-                self._note_patterns(value)
-            elif key == "properties" and not self.odd_names_seen:
-                self.odd_names_seen = not all(map(PORTABLE_KEY.fullmatch, value))
+                self._note_patterns(value, walk)
             return {
                 k: self._schema(v, (here, k), refs, dialect, deeper, walk) for k, v in value.items()
             }
@@ -684,7 +719,7 @@ class Bundler:
             return self._dynamic_ref(value, refs) if isinstance(value, str) else value
         if kind is _PATTERN:
             if isinstance(value, str):
-                self._note_patterns((value,))
+                self._note_patterns((value,), walk)
             return value
         if kind is _DEPENDENCIES and is_map(value):
             return {
@@ -721,8 +756,8 @@ class Bundler:
         request = out.get("readOnly") is True or is_binary(out)
         response = out.get("writeOnly") is True
         if request or response:
-            self.request_flags_seen = self.request_flags_seen or request
-            self.response_flags_seen = self.response_flags_seen or response
+            walk.found.request = walk.found.request or request
+            walk.found.response = walk.found.response or response
             walk.flags += 1
 
     def _remember(
@@ -760,13 +795,9 @@ class Bundler:
             )
         return kind
 
-    def _note_patterns(self, value: Iterable[Unchecked]) -> None:
-        for pattern in value:
-            kind = self.pattern_kind(str(pattern))
-            if kind == "foreign":
-                self.foreign_seen = True
-            elif kind == "slow":
-                self.slow_seen = True
+    def _note_patterns(self, value: Iterable[Unchecked], walk: _Walk) -> None:
+        if not walk.found.patterns:
+            walk.found.patterns = any(self.pattern_kind(str(p)) for p in value)
 
     def _dialect(self, declared: str, pointer: Where, current: str) -> str:
         """The dialect a `$schema` names (S1.7); unknown URIs keep the current one, as the

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 from toolshape.model._json import is_map
 from toolshape.model._names import PORTABLE_KEY
@@ -15,17 +15,10 @@ class DeepNames:
     reach, for the warning. One per document: what each definition holds is found once (the
     bundled definitions are shared by the operations that use them)."""
 
-    __slots__ = ("_memo", "_wanted")
+    __slots__ = ("_memo",)
 
-    def __init__(self, wanted: Callable[[], bool]) -> None:
+    def __init__(self) -> None:
         self._memo: dict[int, tuple[Schema, list[str], list[str]]] = {}
-        self._wanted = wanted
-
-    @property
-    def wanted(self) -> bool:
-        """Whether any name can be found: False while the document's schemas read so far hold
-        no non-portable property name (then no walk is needed)."""
-        return self._wanted()
 
     def find(self, roots: Iterable[Schema], defs: Mapping[str, Schema]) -> list[str]:
         """The names inside `roots` and the definitions they reach, each once, in the order

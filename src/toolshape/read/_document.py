@@ -40,7 +40,7 @@ from toolshape.model._types import (
     SecurityScheme,
     ShapeMemo,
 )
-from toolshape.read._bundle import Bundler, Problem, fail, kind_of
+from toolshape.read._bundle import Bundler, Found, Problem, fail, kind_of
 from toolshape.read._deep_names import DeepNames
 from toolshape.read._rules import (
     answer_keyword,
@@ -160,9 +160,9 @@ class DocumentReader:
         self.response_view = View("writeOnly", clean=self.bundler.clean)
         self._schemes: dict[str, SecurityScheme | Problem] = {}
         self._parameters_read: dict[
-            tuple[int, str], tuple[Unchecked, ParameterRead, tuple[str, ...]]
+            tuple[int, str], tuple[Unchecked, ParameterRead, tuple[str, ...], Found]
         ] = {}
-        self.deep_names = DeepNames(lambda: self.bundler.odd_names_seen)
+        self.deep_names = DeepNames()
         """S19.2: what each bundled definition holds that no alias reaches, found once."""
         self._document_security: Security | Problem | None = None
         self.shapes: ShapeMemo = {}
@@ -302,14 +302,16 @@ class DocumentReader:
         if not is_map(raw.node):
             fail("document", f"the operation is a {kind_of(raw.node)}, not a mapping")
         refs: list[str] = []
-        params, ignored = self._parameters(raw, refs)
+        found = Found()
+        params, ignored = self._parameters(raw, refs, found)
         check_template(raw.path, params)
-        bodies = self._bodies(raw, refs)
+        bodies = self._bodies(raw, refs, found)
         operation_id = raw.node.get("operationId")
         defs = self.bundler.bundle(refs)
+        found.add(self.bundler.found_in(refs))
         output, output_problem = self._output(raw) if self.outputs else (None, None)
         read_only: tuple[str, ...] = ()
-        if self.bundler.request_flags_seen:  # readOnly or binary strings met (S16.6, S17.5)
+        if found.request:  # readOnly or binary strings (S16.6, S17.5)
             params, bodies, defs, read_only = self._request_view(params, bodies, defs)
         summary, description = raw.node.get("summary"), raw.node.get("description")
         security = self._security(raw)
@@ -332,7 +334,7 @@ class DocumentReader:
             security=security,
             ignored_headers=ignored,
         )
-        return self._patterns(op)
+        return self._patterns(op) if found.patterns else op
 
     # -- security (S18.1) --------------------------------------------------------------------
 
@@ -440,9 +442,11 @@ class DocumentReader:
                         continue
                     where = f"{at}/{keyword}"
                     refs: list[str] = []
-                    schema = self.bundler.root_schema(media[keyword], where, refs)
+                    found = Found()
+                    schema = self.bundler.root_schema(media[keyword], where, refs, found)
                     defs = self.bundler.bundle(refs)
-                    if self.bundler.response_flags_seen:  # writeOnly met (S16.6)
+                    found.add(self.bundler.found_in(refs))
+                    if found.response:  # writeOnly (S16.6)
                         view = self.response_view
                         schema = view.of(schema, defs)[0]
                         defs = view.defs_of(defs)[0]
@@ -463,7 +467,7 @@ class DocumentReader:
         return None, None
 
     def _parameters(
-        self, raw: RawOperation, refs: list[str]
+        self, raw: RawOperation, refs: list[str], found: Found
     ) -> tuple[tuple[Parameter, ...], tuple[str, ...]]:
         """The operation's parameters (S1.1), and the header parameters left out because the
         HTTP client owns them (S1.5)."""
@@ -479,7 +483,7 @@ class DocumentReader:
             if not isinstance(listing, list):
                 fail("parameter", f"`parameters` at `{base}` is a {kind_of(listing)}, not a list")
             for index, entry in enumerate(listing):
-                param = self._parameter(entry, f"{base}/{index}", refs)
+                param = self._parameter(entry, f"{base}/{index}", refs, found)
                 if isinstance(param, str):
                     ignored[param] = None
                 elif param is not None:
@@ -492,7 +496,9 @@ class DocumentReader:
         check_querystring(strings, merged)
         return tuple(merged.values()), tuple(ignored)
 
-    def _parameter(self, entry: Unchecked, pointer: str, refs: list[str]) -> ParameterRead:
+    def _parameter(
+        self, entry: Unchecked, pointer: str, refs: list[str], found: Found
+    ) -> ParameterRead:
         """One parameter, read once per place in the document: a component or a path's
         parameter shared by many operations is read (and its schema converted) the first
         time, then handed out again with the references it made. None for a header OpenAPI
@@ -503,21 +509,24 @@ class DocumentReader:
         key = (id(node), pointer)
         read = self._parameters_read.get(key)
         if read is None or read[0] is not node:
-            start = len(refs)
-            param = self._read_parameter(node, pointer, refs)
-            read = self._parameters_read[key] = (node, param, tuple(refs[start:]))
+            start, own = len(refs), Found()
+            param = self._read_parameter(node, pointer, refs, own)
+            read = self._parameters_read[key] = (node, param, tuple(refs[start:]), own)
         else:
             refs.extend(read[2])
+        found.add(read[3])
         return read[1]
 
-    def _read_parameter(self, node: Unchecked, pointer: str, refs: list[str]) -> ParameterRead:
+    def _read_parameter(
+        self, node: Unchecked, pointer: str, refs: list[str], found: Found
+    ) -> ParameterRead:
         if not is_map(node):
             fail("parameter", f"the parameter at `{pointer}` is a {kind_of(node)}, not a mapping")
         name, where = node.get("name"), node.get("in")
         if not isinstance(name, str) or not name:
             fail("parameter", f"the parameter at `{pointer}` has no `name`")
         if where == "querystring" and self.is_32:
-            return self._querystring(node, name, pointer, refs)
+            return self._querystring(node, name, pointer, refs, found)
         if where not in PARAMETER_CHANNELS:
             shown = (
                 "no `in`"
@@ -535,12 +544,12 @@ class DocumentReader:
         style = parameter_style(node, name, channel, pointer, is_32=self.is_32)
         content_type = None
         if "schema" in node:
-            schema = self._parameter_schema(node["schema"], pointer + "/schema", refs)
+            schema = self.bundler.schema(node["schema"], pointer + "/schema", refs, found)
         elif isinstance(node.get("content"), Mapping) and node["content"]:
             content_type, entry = next(iter(node["content"].items()))
             media, at = self._media(entry, f"{pointer}/content/{escape(str(content_type))}")
             media_schema = media.get("schema", {}) if is_map(media) else {}
-            schema = self._parameter_schema(media_schema, f"{at}/schema", refs)
+            schema = self.bundler.schema(media_schema, f"{at}/schema", refs, found)
         else:
             schema = {}
         description = node.get("description")
@@ -560,7 +569,12 @@ class DocumentReader:
         )
 
     def _querystring(
-        self, node: Mapping[str, Unchecked], name: str, pointer: str, refs: list[str]
+        self,
+        node: Mapping[str, Unchecked],
+        name: str,
+        pointer: str,
+        refs: list[str],
+        found: Found,
     ) -> Parameter | tuple[Parameter, ...]:
         """S26.4: a parameter that is the whole query string. A form (`application/x-www-form-
         urlencoded`) object is its properties, each a query parameter (styled by the media
@@ -581,14 +595,14 @@ class DocumentReader:
             return Parameter(
                 name=name,
                 channel="query",
-                schema=self._parameter_schema(raw, f"{at}/schema", refs),
+                schema=self.bundler.schema(raw, f"{at}/schema", refs, found),
                 required=required,
                 style="querystring",
                 content_type=str(media_type),
             )
-        found, taken = self.bundler.chain(raw, f"{at}/schema")
+        form, taken = self.bundler.chain(raw, f"{at}/schema")
         base = taken[-1] if taken else f"{at}/schema"
-        problem = form_object_problem(found)
+        problem = form_object_problem(form)
         if problem is not None:
             fail(
                 "parameter",
@@ -596,25 +610,22 @@ class DocumentReader:
                 f"{problem}, so its members can't each be an argument",
                 "S26.4",
             )
-        assert is_map(found)
+        assert is_map(form)
         encoding = read_encoding(media.get("encoding") if is_map(media) else None, at)
-        listed = found.get("required", [])
+        listed = form.get("required", [])
         return tuple(
             Parameter(
                 name=member,
                 channel="query",
-                schema=self._parameter_schema(sub, f"{base}/properties/{escape(member)}", refs),
+                schema=self.bundler.schema(sub, f"{base}/properties/{escape(member)}", refs, found),
                 required=member in listed,
                 style=encoding.get(member, {}).get("style", "form"),
                 explode=encoding.get(member, {}).get("explode", True),
                 allow_reserved=encoding.get(member, {}).get("allowReserved") is True,
                 content_type=encoding.get(member, {}).get("contentType"),
             )
-            for member, sub in found.get("properties", {}).items()
+            for member, sub in form.get("properties", {}).items()
         )
-
-    def _parameter_schema(self, node: Unchecked, pointer: str, refs: list[str]) -> Schema:
-        return self.bundler.schema(node, pointer, refs)
 
     def _declared_dialect(self, schema: Schema) -> str:
         """S1.7: a schema's own `$schema`, else the document's dialect."""
@@ -624,7 +635,7 @@ class DocumentReader:
             return known.uri if known else DRAFT2020_12
         return self.default_dialect
 
-    def _bodies(self, raw: RawOperation, refs: list[str]) -> tuple[Body, ...]:
+    def _bodies(self, raw: RawOperation, refs: list[str], found: Found) -> tuple[Body, ...]:
         entry = raw.node.get("requestBody")
         if entry is None:
             return ()
@@ -653,12 +664,14 @@ class DocumentReader:
             schema: Schema | None = None
             dialect = self.default_dialect
             if "schema" in media:
-                schema = self.bundler.root_schema(media["schema"], media_pointer + "/schema", refs)
+                schema = self.bundler.root_schema(
+                    media["schema"], media_pointer + "/schema", refs, found
+                )
                 dialect = self._declared_dialect(schema)
             elif "itemSchema" in media and self.is_32 and media_base(content_type) in SEQUENTIAL:
                 # S26.6: a sequential body is an array of its items
                 item = self.bundler.root_schema(
-                    media["itemSchema"], f"{media_pointer}/itemSchema", refs
+                    media["itemSchema"], f"{media_pointer}/itemSchema", refs, found
                 )
                 dialect = self._declared_dialect(item)
                 schema = {"type": "array", "items": item}
@@ -686,8 +699,6 @@ class DocumentReader:
     def _patterns(self, op: Operation) -> Operation:
         """`op` with the patterns of its schemas Python's `re` can't compile (ECMA-262 only)
         and those that can backtrack catastrophically, for the planning warnings (S13.3)."""
-        if not (self.bundler.foreign_seen or self.bundler.slow_seen):
-            return op  # only documents with such a pattern pay for the search
         foreign: list[str] = []
         slow: list[str] = []
         stack: list[Unchecked] = [
