@@ -5,6 +5,7 @@ what it holds (S16.3, S26.6), an operation's tags."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -325,3 +326,55 @@ def test_a_parameters_style_is_one_its_channel_can_use(
     with pytest.raises(Problem) as caught:
         parameter_style(node, "p", channel, "/x", is_32=is_32)
     assert expected in caught.value.reason
+
+
+@pytest.mark.parametrize(
+    ("document", "expected"),
+    [
+        ({"openapi": "3.0.3", "paths": {}}, (True, False, "openapi-3.0", None)),
+        ({"openapi": "3.1.0", "paths": {}}, (False, False, "2020-12", None)),
+        (
+            {"openapi": "3.1.1", "jsonSchemaDialect": "http://json-schema.org/draft-07/schema#"},
+            (False, False, "draft-07", None),
+        ),
+        ({"openapi": "3.2.0", "$self": "https://x.example/api"}, (False, True, "2020-12", "x")),
+        (
+            {"openapi": "3.0.1", "$self": "https://x.example/api"},
+            (True, False, "openapi-3.0", None),
+        ),
+        ({"swagger": "2.0", "paths": {}}, (True, False, "openapi-3.0", None)),
+    ],
+)
+def test_a_document_is_indexed_once(document: Any, expected: tuple[Any, ...]) -> None:
+    """S1.7: the default dialect (3.0's own, 3.1's `jsonSchemaDialect`, else 2020-12); S26.2:
+    `query` is an operation from 3.2 on; S26.7: `$self` from 3.2 on; S20.3: 2.0 is read as
+    its 3.0 conversion."""
+    from toolshape.read._index import index_document
+
+    index = index_document(document, "api.json")
+    is_30, is_32, dialect, own = expected
+    assert (index.is_30, index.is_32) == (is_30, is_32)
+    assert dialect in index.default_dialect
+    assert ("query" in index.methods) is is_32
+    assert (index.self_uri is not None) is (own is not None)
+    assert (index.converted is not None) is ("swagger" in document)
+    assert index.document.get("openapi", "").startswith("3.")
+
+
+@pytest.mark.parametrize(
+    ("document", "message"),
+    [
+        ([], "the document is a list, not a mapping"),
+        ({"swagger": "1.2"}, "the document is Swagger 1.2, which toolshape does not read"),
+        ({"openapi": "4.0.0"}, "the document's `openapi` is '4.0.0', not 3.0.x, 3.1.x or 3.2.x"),
+        ({"openapi": 3.1}, "the document's `openapi` is 3.1, not 3.0.x"),
+        ({"swagger": "2.0", "basePath": "//evil.example"}, "starts with `//`, which names"),
+    ],
+)
+def test_what_is_not_an_openapi_document_is_refused_naming_why(document: Any, message: str) -> None:
+    """S1, S20.3: a document toolshape does not read is a `DocumentError` naming why."""
+    from toolshape import DocumentError
+    from toolshape.read._index import index_document
+
+    with pytest.raises(DocumentError, match=re.escape(message)):
+        index_document(document, "api.json")

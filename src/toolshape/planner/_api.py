@@ -68,8 +68,8 @@ def plan_document(
     chosen, style, diagnostics = _settings("plan_document", settings, keywords)
     source, select = chosen.source, chosen.select
     reader = DocumentReader(document, source, outputs=chosen.options.output_view != "off")
-    if reader.converted is not None and reader.converted.bare:
-        diagnostics.append(_bare_references(reader.converted.bare, source))
+    if reader.index.converted is not None and reader.index.converted.bare:
+        diagnostics.append(_bare_references(reader.index.converted.bare, source))
     if "paths" not in document:
         diagnostics.append(
             Diagnostic(

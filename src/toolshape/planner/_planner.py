@@ -103,7 +103,7 @@ def plan_operation_tools(
     out.notes.extend(_deprecated(out.plans, reader, label, location))
     if not out.plans and not out.errors and op.bodies and settings.content_types == "preferred":
         out.notes.append(_not_listed(Place(named(None), label, location), op.bodies))
-    if reader.converted is not None:  # S20.3: requests under `basePath`, pointers into 2.0
+    if reader.index.converted is not None:  # S20.3: requests under `basePath`, pointers into 2.0
         out.plans = [_from_swagger(plan, reader) for plan in out.plans]
         out.errors = [_error_from_swagger(error, reader) for error in out.errors]
     return out
@@ -117,7 +117,7 @@ def _deprecated(
     if not plans:
         return []
     place = Place(plans[0].name, label, location)
-    marked = deprecated_schemes(reader.document)
+    marked = deprecated_schemes(reader.index.document)
     accepted = dict.fromkeys(s.name for alt in plans[0].security for s in alt if s.name in marked)
     return [
         place.note(
@@ -192,7 +192,7 @@ def _planned(
             place,
             style,
             settings.options,
-            reader.default_dialect,
+            reader.index.default_dialect,
             settings.annotations.get(key),
             settings.fixed_for(key),
             frozenset(settings.fixed_per_operation.get(key, {})),

@@ -15,12 +15,11 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import TypeVar
 
-from toolshape.model._dialects import DRAFT2020_12, OPENAPI30, dialect_of
+from toolshape.model._dialects import DRAFT2020_12, dialect_of
 from toolshape.model._errors import DocumentError
 from toolshape.model._http import (
     IGNORED_HEADERS,
     MEDIA_TYPE,
-    METHODS,
     SEQUENTIAL,
     client_header,
     media_base,
@@ -42,6 +41,7 @@ from toolshape.model._types import (
 )
 from toolshape.read._bundle import Bundler, Found, Problem, fail, kind_of
 from toolshape.read._deep_names import DeepNames
+from toolshape.read._index import index_document
 from toolshape.read._rules import (
     answer_keyword,
     check_http_name,
@@ -57,7 +57,6 @@ from toolshape.read._rules import (
     security_schemes,
     tags,
 )
-from toolshape.read._swagger import Converted, Cycle, convert_swagger, is_swagger2
 from toolshape.schema._views import View
 
 
@@ -94,65 +93,15 @@ class DocumentReader:
     """Reads the operations of one document (S1)."""
 
     def __init__(self, document: object, source: str, *, outputs: bool = True) -> None:
-        if not is_map(document):
-            raise DocumentError(
-                "document",
-                f"the document is a {kind_of(document)}, not a mapping; "
-                "toolshape reads OpenAPI 3.0, 3.1 and 3.2 documents",
-                location=f"{source}#",
-            )
-        self.converted: Converted | None = None
-        """S20.3: the 3.0 reading of a Swagger 2.0 document, when it is one."""
-        if is_swagger2(document) and "openapi" not in document:
-            base = document.get("basePath")
-            if isinstance(base, str) and base.strip().startswith("//"):
-                raise DocumentError(
-                    "document",
-                    f"the document's `basePath` `{base}` starts with `//`, which names another "
-                    "host, so every request would be sent there. Start it with one `/`",
-                    location=f"{source}#/basePath",
-                )
-            try:
-                self.converted = convert_swagger(document)
-            except Cycle as cycle:
-                raise DocumentError(
-                    "document",
-                    f"the document holds an object inside itself (under a key `{cycle}`); a "
-                    "document is a tree: a YAML alias may share a part, never hold its own "
-                    "ancestor",
-                    location=f"{source}#",
-                ) from None
-            document = self.converted.document
-        version = document.get("openapi")
-        if "swagger" in document and version is None:
-            raise DocumentError(
-                "document",
-                f"the document is Swagger {document.get('swagger')}, which toolshape does not "
-                "read; toolshape reads Swagger 2.0 and OpenAPI 3.0, 3.1 and 3.2 documents",
-                location=f"{source}#/swagger",
-            )
-        if not isinstance(version, str) or not re.match(r"^3\.[012](\.|$)", version):
-            raise DocumentError(
-                "document",
-                f"the document's `openapi` is {version!r}, not 3.0.x, 3.1.x or 3.2.x; "
-                "toolshape reads OpenAPI 3.0, 3.1 and 3.2 documents",
-                location=f"{source}#/openapi",
-            )
-        self.document: Mapping[str, Unchecked] = document
-        self.source = source
-        self.is_30 = version.startswith("3.0")
-        # S26.1, S26.2: a 3.2 document is read as 3.1 is, and its path items have `query` too.
-        self.is_32 = version.startswith("3.2")
-        self.methods = (*METHODS, "query") if self.is_32 else METHODS
-        dialect = document.get("jsonSchemaDialect") if not self.is_30 else None
-        known = dialect_of(dialect) if isinstance(dialect, str) else None
-        self.default_dialect = OPENAPI30 if self.is_30 else (known.uri if known else DRAFT2020_12)
-        own = document.get("$self") if self.is_32 else None  # S26.7
+        """Raises:
+        DocumentError: `document` is not an OpenAPI 3.x (or Swagger 2.0) document at all."""
+        index = self.index = index_document(document, source)
+        """What the document is (its version, methods, dialect), read once."""
         self.bundler = Bundler(
-            document,
-            is_30=self.is_30,
-            dialect=self.default_dialect,
-            self_uri=own if isinstance(own, str) else None,
+            index.document,
+            is_30=index.is_30,
+            dialect=index.default_dialect,
+            self_uri=index.self_uri,
         )
         self.outputs = outputs
         """S16.3: read each operation's success response for its output schema."""
@@ -170,33 +119,37 @@ class DocumentReader:
 
     def location(self, pointer: str) -> str:
         """`<source>#<pointer>` (S9.3)."""
-        return f"{self.source}#{pointer}"
+        return f"{self.index.source}#{pointer}"
 
     def server_url(self) -> str | None:
         """S23.4: the first server's URL with its variables' defaults (for Swagger 2.0,
         `<first scheme>://<host>`: request paths already start with `basePath`), or None."""
-        if self.converted is not None:
-            servers = self.converted.document.get("servers")
+        if self.index.converted is not None:
+            servers = self.index.converted.document.get("servers")
             if not isinstance(servers, list) or not servers:
                 return None
             converted: str = servers[0]["url"]
-            base = self.converted.base_path
+            base = self.index.converted.base_path
             return converted[: len(converted) - len(base)] if base else converted
-        return first_server_url(self.document.get("servers"))
+        return first_server_url(self.index.document.get("servers"))
 
     def named_servers(self) -> dict[str, str]:
         """S26.11: each server that has a `name` (OpenAPI 3.2), by name (none in 2.0)."""
-        return named_servers(self.document.get("servers")) if self.converted is None else {}
+        return (
+            named_servers(self.index.document.get("servers"))
+            if self.index.converted is None
+            else {}
+        )
 
     @property
     def base_path(self) -> str:
         """S20.3: what every request path starts with (a Swagger 2.0 `basePath`), or `""`."""
-        return self.converted.base_path if self.converted is not None else ""
+        return self.index.converted.base_path if self.index.converted is not None else ""
 
     def origin(self, text: str) -> str:
         """`text` with its pointers into the document as the caller wrote it (S20.3: a
         Swagger 2.0 document's own pointers)."""
-        return self.converted.origin(text) if self.converted is not None else text
+        return self.index.converted.origin(text) if self.index.converted is not None else text
 
     # -- operations --------------------------------------------------------------------------
 
@@ -206,7 +159,7 @@ class DocumentReader:
         Raises:
             DocumentError: `paths` is not a mapping.
         """
-        paths = self.document.get("paths")
+        paths = self.index.document.get("paths")
         if paths is None:
             return
         if not is_map(paths):
@@ -243,7 +196,7 @@ class DocumentReader:
                     "document", f"the path item `{path}` is a {kind_of(item)}, not a mapping"
                 )
             if problem is not None:
-                methods = [m for m in self.methods if is_map(item) and m in item]
+                methods = [m for m in self.index.methods if is_map(item) and m in item]
                 for method in methods or [""]:
                     yield RawOperation(
                         path,
@@ -257,12 +210,12 @@ class DocumentReader:
                 continue
             shared = item.get("parameters")
             for method, node in item.items():
-                if method not in self.methods:
+                if method not in self.index.methods:
                     continue
                 yield RawOperation(
                     path, method, f"{pointer}/{method}", node, shared, pointer + "/parameters"
                 )
-            if "query" in self.methods:  # S26.3: 3.2's other methods, each by its key
+            if "query" in self.index.methods:  # S26.3: 3.2's other methods, each by its key
                 yield from self._additional(path, pointer, item, shared)
 
     def _additional(
@@ -277,13 +230,13 @@ class DocumentReader:
         for key, node in more.items():
             at = f"{pointer}/additionalOperations/{escape(str(key))}"
             problem = None
-            if str(key).lower() in self.methods or not _TOKEN.fullmatch(str(key)):
+            if str(key).lower() in self.index.methods or not _TOKEN.fullmatch(str(key)):
                 problem = Problem(
                     "document",
                     f"`additionalOperations` names `{key}`, which is "
                     + (
                         f"the path item's own `{str(key).lower()}`: write it there"
-                        if str(key).lower() in self.methods
+                        if str(key).lower() in self.index.methods
                         else "not an HTTP method (a token of letters, digits and !#$%&'*+.^_`|~-)"
                     ),
                 )
@@ -297,8 +250,8 @@ class DocumentReader:
         """
         if raw.problem is not None:
             raise raw.problem
-        if self.converted is not None and raw.pointer in self.converted.problems:
-            raise self.converted.problems[raw.pointer]  # S20.3: what 3.0 can't express
+        if self.index.converted is not None and raw.pointer in self.index.converted.problems:
+            raise self.index.converted.problems[raw.pointer]  # S20.3: what 3.0 can't express
         if not is_map(raw.node):
             fail("document", f"the operation is a {kind_of(raw.node)}, not a mapping")
         refs: list[str] = []
@@ -340,7 +293,7 @@ class DocumentReader:
 
     def security_scheme_names(self) -> tuple[str, ...]:
         """Every scheme name `components.securitySchemes` defines, in document order."""
-        return tuple(str(name) for name in security_schemes(self.document))
+        return tuple(str(name) for name in security_schemes(self.index.document))
 
     def _security(self, raw: RawOperation) -> Security:
         """S18.1: the operation's `security`, else the document's; `[]` (or none) is none."""
@@ -349,7 +302,7 @@ class DocumentReader:
         found = self._document_security
         if found is None:
             try:
-                found = self._requirements(self.document.get("security", []), "/security")
+                found = self._requirements(self.index.document.get("security", []), "/security")
             except Problem as problem:
                 found = problem
             self._document_security = found
@@ -382,7 +335,7 @@ class DocumentReader:
         found = self._schemes.get(name)
         if found is None:
             try:
-                schemes = security_schemes(self.document)
+                schemes = security_schemes(self.index.document)
                 if name not in schemes:
                     fail(
                         "document",
@@ -434,7 +387,7 @@ class DocumentReader:
                 if not is_map(content):
                     continue
                 for media_type, entry in content.items():
-                    keyword = answer_keyword(media_type, self.is_32)
+                    keyword = answer_keyword(media_type, self.index.is_32)
                     if keyword is None:
                         continue
                     media, at = self._media(entry, f"{pointer}/content/{escape(media_type)}")
@@ -525,7 +478,7 @@ class DocumentReader:
         name, where = node.get("name"), node.get("in")
         if not isinstance(name, str) or not name:
             fail("parameter", f"the parameter at `{pointer}` has no `name`")
-        if where == "querystring" and self.is_32:
+        if where == "querystring" and self.index.is_32:
             return self._querystring(node, name, pointer, refs, found)
         if where not in PARAMETER_CHANNELS:
             shown = (
@@ -541,7 +494,7 @@ class DocumentReader:
             return name  # S1.5: the HTTP client frames and routes the request
         if channel in ("header", "cookie"):
             check_http_name(name, channel, pointer)
-        style = parameter_style(node, name, channel, pointer, is_32=self.is_32)
+        style = parameter_style(node, name, channel, pointer, is_32=self.index.is_32)
         content_type = None
         if "schema" in node:
             schema = self.bundler.schema(node["schema"], pointer + "/schema", refs, found)
@@ -633,7 +586,7 @@ class DocumentReader:
         if isinstance(declared, str):
             known = dialect_of(declared)
             return known.uri if known else DRAFT2020_12
-        return self.default_dialect
+        return self.index.default_dialect
 
     def _bodies(self, raw: RawOperation, refs: list[str], found: Found) -> tuple[Body, ...]:
         entry = raw.node.get("requestBody")
@@ -662,13 +615,17 @@ class DocumentReader:
             if not is_map(media):
                 fail("document", f"the media type at `{media_pointer}` is not a mapping")
             schema: Schema | None = None
-            dialect = self.default_dialect
+            dialect = self.index.default_dialect
             if "schema" in media:
                 schema = self.bundler.root_schema(
                     media["schema"], media_pointer + "/schema", refs, found
                 )
                 dialect = self._declared_dialect(schema)
-            elif "itemSchema" in media and self.is_32 and media_base(content_type) in SEQUENTIAL:
+            elif (
+                "itemSchema" in media
+                and self.index.is_32
+                and media_base(content_type) in SEQUENTIAL
+            ):
                 # S26.6: a sequential body is an array of its items
                 item = self.bundler.root_schema(
                     media["itemSchema"], f"{media_pointer}/itemSchema", refs, found
@@ -689,7 +646,7 @@ class DocumentReader:
     def _media(self, entry: Unchecked, pointer: str) -> tuple[Unchecked, str]:
         """S26.7: a `content` entry at `pointer`, and where it is — in a 3.2 document a
         `$ref` (to `components.mediaTypes`, or anywhere in the document) followed."""
-        if not (self.is_32 and is_map(entry) and isinstance(entry.get("$ref"), str)):
+        if not (self.index.is_32 and is_map(entry) and isinstance(entry.get("$ref"), str)):
             return entry, pointer
         media, taken = self.bundler.chain(entry, pointer)
         return media, taken[-1]
