@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.conftest import make_document, only_path
 from toolshape import (
@@ -174,3 +176,53 @@ def test_planning_keys_beside_a_plans_file_are_refused_as_the_flags_are(tmp_path
         "`api[0].style`, `api[0].portable_names`, `api[0].operations`: a plans file is served "
         "as it was planned"
     ]
+
+
+_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3)
+    ),
+    max_leaves=10,
+)
+_KEYS = st.sampled_from(
+    [
+        *("style", "profile", "select", "fixed", "on_collision", "portable_names", "colour"),
+        *("description_limit", "output_schemas", "flatten_unions"),
+    ]
+)
+_SELECTS = st.dictionaries(
+    st.sampled_from(["tags", "methods", "deprecated", "content_types", "paths", "tagz"]),
+    _VALUES,
+    max_size=3,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    data=st.dictionaries(_KEYS, _VALUES, max_size=6),
+    select=st.none() | _SELECTS,
+)
+def test_any_mapping_is_settings_or_every_problem_named(
+    data: dict[str, Any], select: dict[str, Any] | None
+) -> None:
+    """S24.2, totality: whatever a configuration table or flags hold, `from_mapping` gives
+    settings or a `SettingsError` naming keys of the mapping, never another exception."""
+    if select is not None:
+        data = {**data, "select": select}
+    found: PlanSettings | SettingsError
+    try:
+        found = PlanSettings.from_mapping(data, where="api[0].")
+    except SettingsError as error:
+        found = error
+    if isinstance(found, SettingsError):
+        assert found.problems
+        assert all(p.startswith("`api[0]") for p in found.problems)
+        return
+    assert isinstance(found, PlanSettings)
+    assert set(data) <= {f.name for f in dataclasses.fields(Options)} | {
+        "style",
+        "profile",
+        "select",
+        "fixed",
+    }
