@@ -61,11 +61,20 @@ def read_spec(path: str | None) -> tuple[dict[str, Any], str, str]:
     elif path == "-":
         data, path = sys.stdin.buffer.read(), "<stdin>"
     else:
-        try:
-            data = read_file(path)
-        except Unreadable as error:
-            raise DocumentError("document", f"can't read {path}: {error}", location=path) from None
+        data = _document_bytes(path)
     return document_of(data, path), path, hashlib.sha256(data).hexdigest()
+
+
+def _document_bytes(path: str) -> bytes:
+    """The bytes of the document file at `path`.
+
+    Raises:
+        DocumentError: the file can't be read (`read_file` says why).
+    """
+    try:
+        return read_file(path)
+    except Unreadable as error:
+        raise DocumentError("document", f"can't read {path}: {error}", location=path) from None
 
 
 def document_of(data: bytes, name: str) -> dict[str, Any]:
@@ -96,11 +105,7 @@ def _text(source: str | os.PathLike[str] | bytes | bytearray) -> tuple[str, str]
         isinstance(source, str) and "\n" not in source and _is_file(source)
     ):
         path = os.fspath(source)
-        try:
-            data = read_file(path)
-        except Unreadable as error:
-            raise DocumentError("document", f"can't read {path}: {error}", location=path) from None
-        return _decoded(data, path), path
+        return _decoded(_document_bytes(path), path), path
     if isinstance(source, str):
         return source, "the document"
     raise DocumentError(
