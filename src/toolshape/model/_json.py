@@ -155,10 +155,6 @@ def spells_surrogates(text: str | bytes | bytearray) -> bool:
     return _ESCAPE_BYTES.search(text) is not None
 
 
-#: What stands for each lone surrogate in text that reaches a client.
-REPLACEMENT = "\ufffd"
-
-
 def unicode_safe(value: T) -> tuple[T, bool]:
     """`value` with every lone surrogate in its texts and keys replaced by U+FFFD (so UTF-8
     can carry it to a client), and whether any was; `value` itself when none was.

@@ -241,14 +241,3 @@ DEFAULT_RULES = RULES[DRAFT2020_12]
 
 #: `$schema` values of dialects jsonschema knows but toolshape does not plan (S1.7).
 UNPLANNED_DIALECTS = re.compile(r"^https?://json-schema\.org/(draft-0[34])/schema#?\Z")
-
-
-def keyword_problem(schema: Mapping[str, Any], dialect: str) -> tuple[str, str] | None:
-    """The first keyword of `schema` whose value its dialect's meta-schema rejects, with what
-    the value must be; None when every keyword is well-formed (S1.4)."""
-    rules = RULES.get(dialect, RULES[DRAFT2020_12])
-    for key, value in schema.items():
-        rule = rules.get(key)
-        if rule is not None and not rule(value):
-            return key, WANTS[rule]
-    return None

@@ -261,10 +261,6 @@ class Judge:
         self.validator = compile_schema(schema, formats)
         self.fast = compile_check(schema) if fast and formats is None else None
 
-    def valid(self, instance: Unchecked) -> bool:
-        """Whether `instance` is valid (the fast path proves most valid values)."""
-        return not self.first(instance)
-
     def first(self, instance: Unchecked) -> list[Finding]:
         """The first problem with `instance` (S16.4: the failing location of an answer), or
         `[]` when it is valid."""
