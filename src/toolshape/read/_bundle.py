@@ -192,7 +192,7 @@ def expansion(root: Unchecked) -> tuple[int, int]:
 @dataclass(slots=True)
 class Found:
     """What a reading's schemas hold that a later step looks for — a finding of the
-    conversion (`Bundler.schema`, `Bundler.found_in`), so a step that would change nothing is
+    conversion (`Bundler.schema`, `Bundler.bundle`), so a step that would change nothing is
     skipped."""
 
     request: bool = False
@@ -257,9 +257,8 @@ class Bundler:
         self._alias_checked: set[str] = set()
         self._in_place_refs: dict[str, tuple[str, ...]] = {}
         self._reaches: dict[str, tuple[str, ...]] = {}
-        self._bundles: dict[tuple[str, ...], dict[str, Schema]] = {}
+        self._bundles: dict[tuple[str, ...], tuple[dict[str, Schema], Found]] = {}
         self._found: dict[str, Found] = {}  # what each converted definition holds
-        self._found_in: dict[tuple[str, ...], Found] = {}
         self.clean: dict[int, Schema] = {}
         """Every converted schema (by `id`, kept alive here) with no reference and no view
         flag anywhere in it, or that is nothing but a reference: no view changes it (S16.6,
@@ -434,32 +433,25 @@ class Bundler:
             self._dialects[parent] = dialect
         return dialect
 
-    def bundle(self, refs: list[str]) -> Mapping[str, Schema]:
+    def bundle(self, refs: list[str], found: Found) -> Mapping[str, Schema]:
         """Every schema `refs` reach, transitively, by `$defs` name: each reference's reach in
-        first-reached order, one after the other (each reach computed once per document)."""
+        first-reached order, one after the other (each reach computed once per document);
+        what they hold is added to `found`."""
         key = tuple(dict.fromkeys(refs))
-        out = self._bundles.get(key)
-        if out is None:  # many operations reach the same components: bundled once, shared
-            out = {}
+        bundled = self._bundles.get(key)
+        if bundled is None:  # many operations reach the same components: bundled once, shared
+            out: dict[str, Schema] = {}
             schemas = self._schemas  # every definition a reach names is converted
             for name in key:
                 if name not in out:  # a name already in keeps its place (first reached)
                     reach = self._reach(name)
                     out.update(zip(reach, map(schemas.__getitem__, reach), strict=True))
-            self._bundles[key] = out
-        return out
-
-    def found_in(self, refs: list[str]) -> Found:
-        """What every schema `refs` reach holds, transitively (each reach found once per
-        document)."""
-        key = tuple(dict.fromkeys(refs))
-        out = self._found_in.get(key)
-        if out is None:
-            out = self._found_in[key] = Found()
-            for name in key:
-                for reached in self._reach(name):
-                    out.add(self._found[reached])
-        return out
+            held = Found()
+            for name in out:
+                held.add(self._found[name])
+            bundled = self._bundles[key] = (out, held)
+        found.add(bundled[1])
+        return bundled[0]
 
     def _reach(self, name: str) -> tuple[str, ...]:
         """`name` and every definition it reaches, breadth first; a reference cycle through

@@ -260,8 +260,7 @@ class DocumentReader:
         check_template(raw.path, params)
         bodies = self._bodies(raw, refs, found)
         operation_id = raw.node.get("operationId")
-        defs = self.bundler.bundle(refs)
-        found.add(self.bundler.found_in(refs))
+        defs = self.bundler.bundle(refs, found)
         output, output_problem = self._output(raw) if self.outputs else (None, None)
         read_only: tuple[str, ...] = ()
         if found.request:  # readOnly or binary strings (S16.6, S17.5)
@@ -397,8 +396,7 @@ class DocumentReader:
                     refs: list[str] = []
                     found = Found()
                     schema = self.bundler.root_schema(media[keyword], where, refs, found)
-                    defs = self.bundler.bundle(refs)
-                    found.add(self.bundler.found_in(refs))
+                    defs = self.bundler.bundle(refs, found)
                     if found.response:  # writeOnly (S16.6)
                         view = self.response_view
                         schema = view.of(schema, defs)[0]
