@@ -306,8 +306,7 @@ def test_the_plain_pointer_walk_finds_what_the_resolver_finds(pointer: str, walk
     from referencing import Registry, Resource
     from referencing.exceptions import PointerToNowhere, Unresolvable
 
-    from toolshape.model._dialects import DRAFT2020_12
-    from toolshape.read._bundle import _NOWHERE, Bundler
+    from toolshape.read._refs import NOWHERE, plain_target
 
     schemas = {
         "A": {"type": "string"},
@@ -321,13 +320,13 @@ def test_the_plain_pointer_walk_finds_what_the_resolver_finds(pointer: str, walk
         "pct%25": {"type": "array"},
     }
     document = {"openapi": "3.1.0", "components": {"schemas": schemas}}
-    found = Bundler(document, is_30=False, dialect=DRAFT2020_12)._plain(pointer)
+    found = plain_target(document, pointer)
     resolver = Registry().with_resource("urn:x", Resource.opaque(document)).resolver("urn:x")
     try:
         expected = resolver.lookup("#" + pointer).contents
     except (PointerToNowhere, Unresolvable, ValueError, LookupError):
-        expected = _NOWHERE
-    assert found is (expected if walked else _NOWHERE), (found, expected)
+        expected = NOWHERE
+    assert found is (expected if walked else NOWHERE), (found, expected)
 
 
 def test_a_definition_inside_a_draft07_schema_is_read_as_draft07() -> None:

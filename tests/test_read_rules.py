@@ -12,7 +12,7 @@ import pytest
 
 from toolshape import SecurityScheme
 from toolshape.model._types import Parameter
-from toolshape.read._bundle import Problem
+from toolshape.read._problem import Problem
 from toolshape.read._rules import (
     answer_keyword,
     check_http_name,

@@ -39,9 +39,11 @@ from toolshape.model._types import (
     SecurityScheme,
     ShapeMemo,
 )
-from toolshape.read._bundle import Bundler, Found, Problem, fail, kind_of
+from toolshape.read._bundle import Bundler
+from toolshape.read._convert import Found
 from toolshape.read._deep_names import DeepNames
 from toolshape.read._index import index_document
+from toolshape.read._problem import Problem, fail, kind_of
 from toolshape.read._rules import (
     answer_keyword,
     check_http_name,
@@ -188,7 +190,7 @@ class DocumentReader:
                     "S20.3",
                 )
             try:
-                item = self.bundler.follow(item, pointer)
+                item = self.bundler.references.follow(item, pointer)
             except Problem as error:
                 problem = problem or error
             if problem is None and not is_map(item):
@@ -343,7 +345,7 @@ class DocumentReader:
                         "S18.1",
                     )
                 at = f"/components/securitySchemes/{escape(name)}"
-                found = read_scheme(name, self.bundler.follow(schemes[name], at), at)
+                found = read_scheme(name, self.bundler.references.follow(schemes[name], at), at)
             except Problem as problem:
                 found = problem
             self._schemes[name] = found
@@ -381,7 +383,7 @@ class DocumentReader:
             key = code if code in responses else next(k for k in responses if str(k) == code)
             pointer = f"{raw.pointer}/responses/{escape(code)}"
             try:
-                response = self.bundler.follow(responses[key], pointer)
+                response = self.bundler.references.follow(responses[key], pointer)
                 content = response.get("content") if is_map(response) else None
                 if not is_map(content):
                     continue
@@ -454,9 +456,9 @@ class DocumentReader:
         parameter shared by many operations is read (and its schema converted) the first
         time, then handed out again with the references it made. None for a header OpenAPI
         ignores, the name of a header the HTTP client owns (S1.5)."""
-        node = self.bundler.follow(entry, pointer)
+        node = self.bundler.references.follow(entry, pointer)
         if is_map(entry) and isinstance(entry.get("$ref"), str):
-            pointer = self.bundler.pointer_of(entry["$ref"])
+            pointer = self.bundler.references.pointer_of(entry["$ref"])
         key = (id(node), pointer)
         read = self._parameters_read.get(key)
         if read is None or read[0] is not node:
@@ -551,7 +553,7 @@ class DocumentReader:
                 style="querystring",
                 content_type=str(media_type),
             )
-        form, taken = self.bundler.chain(raw, f"{at}/schema")
+        form, taken = self.bundler.references.chain(raw, f"{at}/schema")
         base = taken[-1] if taken else f"{at}/schema"
         problem = form_object_problem(form)
         if problem is not None:
@@ -591,9 +593,9 @@ class DocumentReader:
         if entry is None:
             return ()
         pointer = raw.pointer + "/requestBody"
-        node = self.bundler.follow(entry, pointer)
+        node = self.bundler.references.follow(entry, pointer)
         if is_map(entry) and isinstance(entry.get("$ref"), str):
-            pointer = self.bundler.pointer_of(entry["$ref"])
+            pointer = self.bundler.references.pointer_of(entry["$ref"])
         if not is_map(node):
             fail("document", f"the request body at `{pointer}` is a {kind_of(node)}, not a mapping")
         content = node.get("content")
@@ -646,7 +648,7 @@ class DocumentReader:
         `$ref` (to `components.mediaTypes`, or anywhere in the document) followed."""
         if not (self.index.is_32 and is_map(entry) and isinstance(entry.get("$ref"), str)):
             return entry, pointer
-        media, taken = self.bundler.chain(entry, pointer)
+        media, taken = self.bundler.references.chain(entry, pointer)
         return media, taken[-1]
 
     # -- patterns ----------------------------------------------------------------------------
@@ -671,7 +673,7 @@ class DocumentReader:
                 patterns.extend(keyed)
             for pattern in patterns:
                 if isinstance(pattern, str):
-                    kind = self.bundler.pattern_kind(pattern)
+                    kind = self.bundler.context.pattern_kind(pattern)
                     if kind == "foreign":
                         foreign.append(pattern)
                     elif kind == "slow":

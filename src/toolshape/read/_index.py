@@ -12,7 +12,7 @@ from toolshape.model._dialects import DRAFT2020_12, OPENAPI30, dialect_of
 from toolshape.model._errors import DocumentError
 from toolshape.model._http import METHODS
 from toolshape.model._json import Unchecked, is_map
-from toolshape.read._bundle import kind_of
+from toolshape.read._problem import kind_of
 from toolshape.read._swagger import Converted, Cycle, convert_swagger, is_swagger2
 
 

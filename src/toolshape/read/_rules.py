@@ -22,7 +22,7 @@ from toolshape.model._http import (
 from toolshape.model._json import Unchecked, is_map
 from toolshape.model._pointers import escape
 from toolshape.model._types import Channel, Parameter, ParamStyle, SecurityScheme
-from toolshape.read._bundle import fail, kind_of
+from toolshape.read._problem import fail, kind_of
 
 #: S18.1: the security scheme types OpenAPI defines.
 SCHEME_TYPES = ("apiKey", "http", "oauth2", "openIdConnect", "mutualTLS")

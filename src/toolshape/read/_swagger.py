@@ -16,7 +16,7 @@ from typing import Any
 from toolshape.model._json import Unchecked, is_map
 from toolshape.model._limits import MAX_DEPTH
 from toolshape.model._pointers import escape
-from toolshape.read._bundle import Problem
+from toolshape.read._problem import Problem
 
 _METHODS = ("get", "put", "post", "delete", "options", "head", "patch")
 #: A 2.0 parameter's keywords that describe its value: they move into its 3.0 `schema`.

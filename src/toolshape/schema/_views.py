@@ -85,7 +85,7 @@ class View:
         self.base64 = base64
         self.clean: Mapping[int, Schema] = {} if clean is None else clean
         """Schemas (by `id`) known to hold no reference and no flag, or to be nothing but a
-        reference (`Bundler.clean`): their view is themselves."""
+        reference (`Context.clean`): their view is themselves."""
         self._memo: dict[int, tuple[Unchecked, Unchecked, tuple[str, ...]]] = {}
         self._changed: dict[str, tuple[Schema, tuple[str, ...]]] = {}
         self._bundles: dict[
