@@ -19,7 +19,8 @@ from toolshape.model._types import Diagnostic, Style
 from toolshape.planner._planner import operation_key, plan_operation_tools
 from toolshape.planner._settings import PlanKeywords, PlanSettings, server_style
 from toolshape.plans._plan import Plan, PlanResult
-from toolshape.read._document import DocumentReader, RawOperation
+from toolshape.read._document import DocumentReader
+from toolshape.read._paths import RawOperation
 from toolshape.read._select import Select
 
 

@@ -20,7 +20,8 @@ from toolshape.planner._steps import Place, plan_tool
 from toolshape.planner._tool import body_kind
 from toolshape.planner._tool_names import derive_name, tool_name
 from toolshape.plans._plan import Plan
-from toolshape.read._document import DocumentReader, RawOperation
+from toolshape.read._document import DocumentReader
+from toolshape.read._paths import RawOperation
 from toolshape.read._problem import Problem
 from toolshape.read._rules import deprecated_schemes
 

@@ -13,7 +13,7 @@ from toolshape.model._json import is_map, json_problem, json_text
 from toolshape.model._options import PROFILES, Options, Profile, option_kinds
 from toolshape.model._types import Diagnostic, Style
 from toolshape.planner._tool import annotation_problem
-from toolshape.read._document import RawOperation
+from toolshape.read._paths import RawOperation
 from toolshape.read._select import ContentTypes, Select
 
 _ENV = re.compile(r"\$env\(([^)]*)\)")

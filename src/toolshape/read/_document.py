@@ -1,38 +1,25 @@
 """S1: reading operations out of an OpenAPI 3.x document.
 
-One `DocumentReader` per document: it walks the paths (S1.6), merges each operation's parameters
-(S1.1, S1.5) and reads its request bodies (S1.3, S8.2), leaving every schema to its `Bundler`
-(S1.2, S1.4, S4.4). Whatever a request could not carry intact is refused here, as a planning error
-of the operation: a path parameter the template does not hold, a template variable no parameter
-fills, a header name HTTP can't send, a content key that is not a media type.
+One `DocumentReader` per document: it holds what is read once per document — the document's
+`DocumentIndex`, its `Bundler`, the security schemes and the parameters read — and reads each
+operation from its parts (`_paths`: where the operations are; `_content`: a parameter, the
+request bodies, the answer's schema). It merges an operation's parameters (S1.1, S1.5) and
+refuses what a request could not carry intact, as a planning error of the operation: a path
+parameter the template does not hold, a template variable no parameter fills.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from typing import TypeVar
 
-from toolshape.model._dialects import DRAFT2020_12, dialect_of
-from toolshape.model._errors import DocumentError
-from toolshape.model._http import (
-    IGNORED_HEADERS,
-    MEDIA_TYPE,
-    SEQUENTIAL,
-    client_header,
-    media_base,
-)
 from toolshape.model._json import Unchecked, is_map
-from toolshape.model._pointers import escape, subschemas
+from toolshape.model._pointers import escape
 from toolshape.model._types import (
     NO_SECURITY,
-    PARAMETER_CHANNELS,
     Body,
-    Channel,
     Operation,
-    Output,
     Parameter,
     Schema,
     Security,
@@ -40,20 +27,23 @@ from toolshape.model._types import (
     ShapeMemo,
 )
 from toolshape.read._bundle import Bundler
+from toolshape.read._content import (
+    ParameterRead,
+    read_bodies,
+    read_output,
+    read_parameter,
+    with_patterns,
+)
 from toolshape.read._convert import Found
 from toolshape.read._deep_names import DeepNames
 from toolshape.read._index import index_document
+from toolshape.read._paths import RawOperation, operations
 from toolshape.read._problem import Problem, fail, kind_of
 from toolshape.read._rules import (
-    answer_keyword,
-    check_http_name,
     check_querystring,
     check_template,
     first_server_url,
-    form_object_problem,
     named_servers,
-    parameter_style,
-    read_encoding,
     read_scheme,
     scoped,
     security_schemes,
@@ -61,34 +51,8 @@ from toolshape.read._rules import (
 )
 from toolshape.schema._views import View
 
-
-@dataclass(frozen=True, slots=True)
-class RawOperation:
-    """Where an operation sits, before its parameters and bodies are read."""
-
-    path: str
-    method: str
-    pointer: str
-    node: Unchecked
-    path_parameters: Unchecked
-    path_pointer: str
-    problem: Problem | None = None
-    """Why the path item itself can't be read (a bad `$ref`, not a mapping, a bad key)."""
-
-
-#: S26.3: an HTTP method (a token, RFC 9110), as `additionalOperations` keys must be.
-_TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}")
-
 #: What a request view rewrites the schema of (S16.6).
 _Viewed = TypeVar("_Viewed", Parameter, Body)
-
-#: S16.3: a success status code.
-_SUCCESS = re.compile(r"2\d\d")
-
-
-ParameterRead = Parameter | tuple[Parameter, ...] | str | None
-"""One parameter entry as read: a parameter, a form querystring's members (S26.4), the name of
-a header the HTTP client owns, or None for a header OpenAPI ignores (S1.5)."""
 
 
 class DocumentReader:
@@ -156,93 +120,12 @@ class DocumentReader:
     # -- operations --------------------------------------------------------------------------
 
     def operations(self) -> Iterator[RawOperation]:
-        """Every operation of the document, in document order (S1.6: path keys as written).
+        """Every operation of the document, in document order (`_paths.operations`).
 
         Raises:
             DocumentError: `paths` is not a mapping.
         """
-        paths = self.index.document.get("paths")
-        if paths is None:
-            return
-        if not is_map(paths):
-            raise DocumentError(
-                "document",
-                f"the document's `paths` is a {kind_of(paths)}, not a mapping",
-                location=self.location("/paths"),
-            )
-        for path, item in paths.items():
-            if not isinstance(path, str):
-                continue
-            pointer = f"/paths/{escape(path)}"
-            problem = None
-            if not path.startswith("/"):
-                problem = Problem(
-                    "document",
-                    f"the path key `{path}` does not start with `/`, so it is not a path "
-                    "template (an absolute URL or a bare name would send the request elsewhere)",
-                    "S1.6",
-                )
-            elif path.startswith("//"):
-                problem = Problem(
-                    "document",
-                    f"the path key `{path}` starts with `//`, which names another host, so the "
-                    "request would be sent there. Start it with one `/`",
-                    "S20.3",
-                )
-            try:
-                item = self.bundler.references.follow(item, pointer)
-            except Problem as error:
-                problem = problem or error
-            if problem is None and not is_map(item):
-                problem = Problem(
-                    "document", f"the path item `{path}` is a {kind_of(item)}, not a mapping"
-                )
-            if problem is not None:
-                methods = [m for m in self.index.methods if is_map(item) and m in item]
-                for method in methods or [""]:
-                    yield RawOperation(
-                        path,
-                        method,
-                        f"{pointer}/{method}" if method else pointer,
-                        {},
-                        None,
-                        pointer,
-                        problem,
-                    )
-                continue
-            shared = item.get("parameters")
-            for method, node in item.items():
-                if method not in self.index.methods:
-                    continue
-                yield RawOperation(
-                    path, method, f"{pointer}/{method}", node, shared, pointer + "/parameters"
-                )
-            if "query" in self.index.methods:  # S26.3: 3.2's other methods, each by its key
-                yield from self._additional(path, pointer, item, shared)
-
-    def _additional(
-        self, path: str, pointer: str, item: Mapping[str, Unchecked], shared: Unchecked
-    ) -> Iterator[RawOperation]:
-        """S26.3: the operations of a 3.2 path item's `additionalOperations`, each method its
-        key as written; a key that is a method the path item has a field for (in any case) is
-        a document error naming it."""
-        more = item.get("additionalOperations")
-        if not is_map(more):
-            return
-        for key, node in more.items():
-            at = f"{pointer}/additionalOperations/{escape(str(key))}"
-            problem = None
-            if str(key).lower() in self.index.methods or not _TOKEN.fullmatch(str(key)):
-                problem = Problem(
-                    "document",
-                    f"`additionalOperations` names `{key}`, which is "
-                    + (
-                        f"the path item's own `{str(key).lower()}`: write it there"
-                        if str(key).lower() in self.index.methods
-                        else "not an HTTP method (a token of letters, digits and !#$%&'*+.^_`|~-)"
-                    ),
-                )
-            yield RawOperation(path, str(key), at, node, shared, pointer + "/parameters", problem)
+        return operations(self.index, self.bundler.references)
 
     def read(self, raw: RawOperation) -> Operation:
         """Parameters, bodies and bundled `$defs` of one operation (S1).
@@ -260,10 +143,16 @@ class DocumentReader:
         found = Found()
         params, ignored = self._parameters(raw, refs, found)
         check_template(raw.path, params)
-        bodies = self._bodies(raw, refs, found)
+        bodies = read_bodies(raw.node, raw.pointer, self.index, self.bundler, refs, found)
         operation_id = raw.node.get("operationId")
         defs = self.bundler.bundle(refs, found)
-        output, output_problem = self._output(raw) if self.outputs else (None, None)
+        output, output_problem = (
+            read_output(
+                raw.node, raw.pointer, self.index, self.bundler, self.response_view, self.shapes
+            )
+            if self.outputs
+            else (None, None)
+        )
         read_only: tuple[str, ...] = ()
         if found.request:  # readOnly or binary strings (S16.6, S17.5)
             params, bodies, defs, read_only = self._request_view(params, bodies, defs)
@@ -288,7 +177,7 @@ class DocumentReader:
             security=security,
             ignored_headers=ignored,
         )
-        return self._patterns(op) if found.patterns else op
+        return with_patterns(op, self.bundler.context.pattern_kind) if found.patterns else op
 
     # -- security (S18.1) --------------------------------------------------------------------
 
@@ -371,54 +260,6 @@ class DocumentReader:
         names.update(dict.fromkeys(dropped))
         return new_params, new_bodies, new_defs, tuple(names)
 
-    def _output(self, raw: RawOperation) -> tuple[Output | None, str | None]:
-        """S16.3: the first JSON success response's schema, read and bundled like an input
-        schema, in its response view (S16.6); or why it could not be read."""
-        responses = raw.node.get("responses")
-        if not is_map(responses):
-            return None, None
-        codes = sorted(str(k) for k in responses if _SUCCESS.fullmatch(str(k)))
-        codes += [str(k) for k in responses if str(k).upper() == "2XX"]
-        for code in codes:
-            key = code if code in responses else next(k for k in responses if str(k) == code)
-            pointer = f"{raw.pointer}/responses/{escape(code)}"
-            try:
-                response = self.bundler.references.follow(responses[key], pointer)
-                content = response.get("content") if is_map(response) else None
-                if not is_map(content):
-                    continue
-                for media_type, entry in content.items():
-                    keyword = answer_keyword(media_type, self.index.is_32)
-                    if keyword is None:
-                        continue
-                    media, at = self._media(entry, f"{pointer}/content/{escape(media_type)}")
-                    if not (is_map(media) and keyword in media):
-                        continue
-                    where = f"{at}/{keyword}"
-                    refs: list[str] = []
-                    found = Found()
-                    schema = self.bundler.root_schema(media[keyword], where, refs, found)
-                    defs = self.bundler.bundle(refs, found)
-                    if found.response:  # writeOnly (S16.6)
-                        view = self.response_view
-                        schema = view.of(schema, defs)[0]
-                        defs = view.defs_of(defs)[0]
-                    return (
-                        Output(
-                            schema,
-                            defs,
-                            self._declared_dialect(schema),
-                            code,
-                            media_type,
-                            self.shapes,
-                            items=keyword == "itemSchema",
-                        ),
-                        None,
-                    )
-            except Problem as problem:
-                return None, problem.reason
-        return None, None
-
     def _parameters(
         self, raw: RawOperation, refs: list[str], found: Found
     ) -> tuple[tuple[Parameter, ...], tuple[str, ...]]:
@@ -463,224 +304,9 @@ class DocumentReader:
         read = self._parameters_read.get(key)
         if read is None or read[0] is not node:
             start, own = len(refs), Found()
-            param = self._read_parameter(node, pointer, refs, own)
+            param = read_parameter(node, pointer, self.index, self.bundler, refs, own)
             read = self._parameters_read[key] = (node, param, tuple(refs[start:]), own)
         else:
             refs.extend(read[2])
         found.add(read[3])
         return read[1]
-
-    def _read_parameter(
-        self, node: Unchecked, pointer: str, refs: list[str], found: Found
-    ) -> ParameterRead:
-        if not is_map(node):
-            fail("parameter", f"the parameter at `{pointer}` is a {kind_of(node)}, not a mapping")
-        name, where = node.get("name"), node.get("in")
-        if not isinstance(name, str) or not name:
-            fail("parameter", f"the parameter at `{pointer}` has no `name`")
-        if where == "querystring" and self.index.is_32:
-            return self._querystring(node, name, pointer, refs, found)
-        if where not in PARAMETER_CHANNELS:
-            shown = (
-                "no `in`"
-                if where is None
-                else f"`in` {where!r}, which is not path, query, header or cookie"
-            )
-            fail("parameter", f"the parameter `{name}` at `{pointer}` has {shown}")
-        channel: Channel = where
-        if channel == "header" and name.lower() in IGNORED_HEADERS:
-            return None  # S1.5
-        if channel == "header" and client_header(name):
-            return name  # S1.5: the HTTP client frames and routes the request
-        if channel in ("header", "cookie"):
-            check_http_name(name, channel, pointer)
-        style = parameter_style(node, name, channel, pointer, is_32=self.index.is_32)
-        content_type = None
-        if "schema" in node:
-            schema = self.bundler.schema(node["schema"], pointer + "/schema", refs, found)
-        elif isinstance(node.get("content"), Mapping) and node["content"]:
-            content_type, entry = next(iter(node["content"].items()))
-            media, at = self._media(entry, f"{pointer}/content/{escape(str(content_type))}")
-            media_schema = media.get("schema", {}) if is_map(media) else {}
-            schema = self.bundler.schema(media_schema, f"{at}/schema", refs, found)
-        else:
-            schema = {}
-        description = node.get("description")
-        explode = node.get("explode")
-        return Parameter(
-            name=name,
-            channel=channel,
-            schema=schema,
-            # An unfilled path template can't make a request, so path parameters are required.
-            required=channel == "path" or node.get("required") is True,
-            description=description if isinstance(description, str) else None,
-            style=style,
-            explode=explode if isinstance(explode, bool) else None,
-            allow_reserved=node.get("allowReserved") is True,
-            content_type=str(content_type) if content_type is not None else None,
-            dialect=self._declared_dialect(schema),
-        )
-
-    def _querystring(
-        self,
-        node: Mapping[str, Unchecked],
-        name: str,
-        pointer: str,
-        refs: list[str],
-        found: Found,
-    ) -> Parameter | tuple[Parameter, ...]:
-        """S26.4: a parameter that is the whole query string. A form (`application/x-www-form-
-        urlencoded`) object is its properties, each a query parameter (styled by the media
-        type's `encoding`); any other media type is one argument sent as the query string."""
-        content = node.get("content")
-        if not is_map(content) or len(content) != 1 or "schema" in node:
-            fail(
-                "parameter",
-                f"the querystring parameter `{name}` at `{pointer}` needs `content` with "
-                "exactly one media type",
-                "S26.4",
-            )
-        media_type, entry = next(iter(content.items()))
-        media, at = self._media(entry, f"{pointer}/content/{escape(str(media_type))}")
-        raw = media.get("schema", {}) if is_map(media) else {}
-        required = node.get("required") is True
-        if str(media_type).split(";")[0].strip().lower() != "application/x-www-form-urlencoded":
-            return Parameter(
-                name=name,
-                channel="query",
-                schema=self.bundler.schema(raw, f"{at}/schema", refs, found),
-                required=required,
-                style="querystring",
-                content_type=str(media_type),
-            )
-        form, taken = self.bundler.references.chain(raw, f"{at}/schema")
-        base = taken[-1] if taken else f"{at}/schema"
-        problem = form_object_problem(form)
-        if problem is not None:
-            fail(
-                "parameter",
-                f"the querystring parameter `{name}` at `{pointer}` has a form schema "
-                f"{problem}, so its members can't each be an argument",
-                "S26.4",
-            )
-        assert is_map(form)
-        encoding = read_encoding(media.get("encoding") if is_map(media) else None, at)
-        listed = form.get("required", [])
-        return tuple(
-            Parameter(
-                name=member,
-                channel="query",
-                schema=self.bundler.schema(sub, f"{base}/properties/{escape(member)}", refs, found),
-                required=member in listed,
-                style=encoding.get(member, {}).get("style", "form"),
-                explode=encoding.get(member, {}).get("explode", True),
-                allow_reserved=encoding.get(member, {}).get("allowReserved") is True,
-                content_type=encoding.get(member, {}).get("contentType"),
-            )
-            for member, sub in form.get("properties", {}).items()
-        )
-
-    def _declared_dialect(self, schema: Schema) -> str:
-        """S1.7: a schema's own `$schema`, else the document's dialect."""
-        declared = schema.get("$schema") if is_map(schema) else None
-        if isinstance(declared, str):
-            known = dialect_of(declared)
-            return known.uri if known else DRAFT2020_12
-        return self.index.default_dialect
-
-    def _bodies(self, raw: RawOperation, refs: list[str], found: Found) -> tuple[Body, ...]:
-        entry = raw.node.get("requestBody")
-        if entry is None:
-            return ()
-        pointer = raw.pointer + "/requestBody"
-        node = self.bundler.references.follow(entry, pointer)
-        if is_map(entry) and isinstance(entry.get("$ref"), str):
-            pointer = self.bundler.references.pointer_of(entry["$ref"])
-        if not is_map(node):
-            fail("document", f"the request body at `{pointer}` is a {kind_of(node)}, not a mapping")
-        content = node.get("content")
-        if not is_map(content):
-            fail("document", f"the request body at `{pointer}` has no `content` mapping")
-        bodies = []
-        for content_type, entry in content.items():
-            key_pointer = f"{pointer}/content/{escape(str(content_type))}"
-            if not isinstance(content_type, str) or not MEDIA_TYPE.match(content_type):
-                fail(
-                    "document",
-                    f"the request body's content key `{content_type}` at `{key_pointer}` is "
-                    "not a media type (`type/subtype`), so it can't be a tool's content type",
-                    "S8.2",
-                )
-            media, media_pointer = self._media(entry, key_pointer)
-            if not is_map(media):
-                fail("document", f"the media type at `{media_pointer}` is not a mapping")
-            schema: Schema | None = None
-            dialect = self.index.default_dialect
-            if "schema" in media:
-                schema = self.bundler.root_schema(
-                    media["schema"], media_pointer + "/schema", refs, found
-                )
-                dialect = self._declared_dialect(schema)
-            elif (
-                "itemSchema" in media
-                and self.index.is_32
-                and media_base(content_type) in SEQUENTIAL
-            ):
-                # S26.6: a sequential body is an array of its items
-                item = self.bundler.root_schema(
-                    media["itemSchema"], f"{media_pointer}/itemSchema", refs, found
-                )
-                dialect = self._declared_dialect(item)
-                schema = {"type": "array", "items": item}
-            bodies.append(
-                Body(
-                    content_type=content_type,
-                    schema=schema,
-                    required=node.get("required") is True,
-                    dialect=dialect,
-                    encoding=read_encoding(media.get("encoding"), media_pointer),
-                )
-            )
-        return tuple(bodies)
-
-    def _media(self, entry: Unchecked, pointer: str) -> tuple[Unchecked, str]:
-        """S26.7: a `content` entry at `pointer`, and where it is — in a 3.2 document a
-        `$ref` (to `components.mediaTypes`, or anywhere in the document) followed."""
-        if not (self.index.is_32 and is_map(entry) and isinstance(entry.get("$ref"), str)):
-            return entry, pointer
-        media, taken = self.bundler.references.chain(entry, pointer)
-        return media, taken[-1]
-
-    # -- patterns ----------------------------------------------------------------------------
-
-    def _patterns(self, op: Operation) -> Operation:
-        """`op` with the patterns of its schemas Python's `re` can't compile (ECMA-262 only)
-        and those that can backtrack catastrophically, for the planning warnings (S13.3)."""
-        foreign: list[str] = []
-        slow: list[str] = []
-        stack: list[Unchecked] = [
-            *(p.schema for p in op.parameters),
-            *(b.schema for b in op.bodies),
-            *op.defs.values(),
-        ]
-        while stack:
-            node = stack.pop()
-            if not is_map(node):
-                continue
-            patterns = [node.get("pattern")]
-            keyed = node.get("patternProperties")
-            if is_map(keyed):
-                patterns.extend(keyed)
-            for pattern in patterns:
-                if isinstance(pattern, str):
-                    kind = self.bundler.context.pattern_kind(pattern)
-                    if kind == "foreign":
-                        foreign.append(pattern)
-                    elif kind == "slow":
-                        slow.append(pattern)
-            stack.extend(subschemas(node))
-        return dataclasses.replace(
-            op,
-            foreign_patterns=tuple(dict.fromkeys(foreign)),
-            slow_patterns=tuple(dict.fromkeys(slow)),
-        )
