@@ -2,7 +2,8 @@
 OpenAPI server on the same upstream and document, and start-up for the eight corpus APIs in
 one server from plans files.
 
-Run: python -m benchmarks.serve_speed [--calls N] [--rounds R] [--startup-only | --calls-only]
+Run: python -m benchmarks.serve_speed [--calls N] [--rounds R] [--startup-rounds R]
+     [--documents NAME ...] [--startup-only | --calls-only]
 
 Calls: one upstream (Starlette under uvicorn, answering a fixed JSON object), one document;
 `toolshape serve --transport http` and FastMCP's `from_openapi(...)` served by uvicorn, each its
@@ -12,7 +13,11 @@ same tool calls, the servers taking turns round by round (interleaved, so the ma
 falls on both). CPU per call is the server's whole process tree's (its workers included).
 Start-up: every corpus document planned to a plans file first (not timed), then `toolshape
 serve --config` over all of them: the time from starting the process to the first `tools/list`
-page, the whole listing's time and bytes, and the server's resident memory after it.
+page, the whole listing's time and bytes, and the server's resident memory after it; FastMCP's
+server of the same documents (mounted in one, answering with JSON) to its first page; where
+the time goes (importing the server, `load_plans`, `json.loads`, each in fresh processes); and
+each corpus document as one API served from the document, toolshape and FastMCP in turns
+(`--startup-rounds`).
 """
 
 from __future__ import annotations
@@ -119,8 +124,8 @@ def process(command: list[str]) -> Iterator[tuple[subprocess.Popen[bytes], int]]
         child.wait(timeout=15)
 
 
-def wait_for(port: int, child: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 60
+def wait_for(port: int, child: subprocess.Popen[bytes], deadline: float = 60) -> None:
+    deadline = time.monotonic() + deadline
     while True:
         if child.poll() is not None:
             raise RuntimeError(f"{child.args!r} exited with {child.returncode}")
@@ -187,16 +192,37 @@ def _fastmcp(spec: str, base_url: str) -> Any:
     return FastMCP.from_openapi(spec_data, client=httpx2.AsyncClient(base_url=base_url))
 
 
+def _fastmcp_all(folder: str, base_url: str) -> Any:
+    """Every corpus document's FastMCP OpenAPI server mounted in one, each under its name."""
+    from fastmcp import FastMCP
+
+    server = FastMCP("corpus")
+    for spec in sorted(Path(folder).glob("*.json")):
+        server.mount(_fastmcp(str(spec), base_url), namespace=_api_name(spec))
+    return server
+
+
+def _api_name(spec: Path) -> str:
+    return "".join(c if c.isalnum() else "_" for c in spec.stem)
+
+
 def fastmcp_app() -> Any:
     """FastMCP's server as one of uvicorn's workers: stateless, answering with JSON, as
     toolshape's workers are (a session must not need its first worker)."""
-    server = _fastmcp(os.environ["FASTMCP_SPEC"], os.environ["FASTMCP_BASE"])
+    spec, base_url = os.environ["FASTMCP_SPEC"], os.environ["FASTMCP_BASE"]
+    server = _fastmcp_all(spec, base_url) if Path(spec).is_dir() else _fastmcp(spec, base_url)
     return server.http_app(stateless_http=True, json_response=True)
 
 
-def fastmcp_main(port: int, spec: str, base_url: str, workers: int = 1) -> None:
-    """FastMCP's OpenAPI server for `spec` over streamable HTTP (a process of its own)."""
-    if workers > 1:
+def fastmcp_main(
+    port: int, spec: str, base_url: str, workers: int = 1, *, json_answers: bool = False
+) -> None:
+    """FastMCP's OpenAPI server for `spec` (a folder: every document in it, mounted) over
+    streamable HTTP (a process of its own); with more than one worker or `json_answers`,
+    uvicorn serves its stateless app that answers with JSON, as toolshape's server does (a
+    listing larger than 1 MiB is then one JSON body, not a server-sent event the Python
+    client refuses)."""
+    if workers > 1 or json_answers:
         import uvicorn
 
         os.environ["FASTMCP_SPEC"], os.environ["FASTMCP_BASE"] = spec, base_url
@@ -249,9 +275,54 @@ def compare_calls(calls: int, rounds: int, workers: int = 1, clients: int = 1) -
     }
 
 
+def first_page(command: list[str]) -> tuple[float, int, Any, int]:
+    """Seconds from starting `command` (which takes `--port PORT` last) to its first
+    `tools/list` page, the page's tool count, and the process (still running) and its port."""
+    from mcp import Client
+
+    port = free_port()
+    started = time.perf_counter()
+    child = subprocess.Popen(
+        [*command, "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        wait_for(port, child, deadline=300)
+
+        async def listing() -> tuple[float, int]:
+            async with Client(f"http://127.0.0.1:{port}/mcp") as client:
+                page = await client.list_tools()
+                return time.perf_counter() - started, len(page.tools)
+
+        seconds, count = anyio.run(listing)
+    except BaseException:
+        _stop(child)
+        raise
+    return seconds, count, child, port
+
+
+def _stop(child: subprocess.Popen[bytes]) -> None:
+    child.terminate()
+    child.wait(timeout=15)
+
+
+def _toolshape_serve(*more: str) -> list[str]:
+    return [sys.executable, "-m", "toolshape", "serve", *more, "--transport", "http",
+            "--log-level", "warning"]  # fmt: skip
+
+
+def _fastmcp_serve(spec: str) -> list[str]:
+    return [sys.executable, "-m", "benchmarks.serve_speed", "--fastmcp-server", spec, _NOWHERE,
+            "--json-answers"]  # fmt: skip
+
+
+#: A base URL no call is made to (start-up makes none).
+_NOWHERE = "http://127.0.0.1:9"
+
+
 def startup(folder: Path) -> dict[str, Any]:
     """Every corpus document's plans file in one `toolshape serve --config`: start to first
-    page, the whole listing, its bytes, and the server's memory."""
+    page, the whole listing, its bytes, and the server's memory; FastMCP's server of the same
+    documents (mounted in one) beside it."""
     from mcp import Client
 
     tables = []
@@ -262,47 +333,95 @@ def startup(folder: Path) -> dict[str, Any]:
              "--on-collision", "rename", "--on-unflattenable", "nested", "--out", str(plans)],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False,
         )  # fmt: skip
-        name = "".join(c if c.isalnum() else "_" for c in path.stem)
         tables.append(
-            f'[[api]]\nname = "{name}"\nplans = "{plans}"\nbase_url = "http://127.0.0.1:9"\n'
+            f'[[api]]\nname = "{_api_name(path)}"\nplans = "{plans}"\nbase_url = "{_NOWHERE}"\n'
         )
     config = folder / "all.toml"
     config.write_text("\n".join(tables), encoding="utf-8")
-    port = free_port()
-    started = time.perf_counter()
-    child = subprocess.Popen(
-        [sys.executable, "-m", "toolshape", "serve", "--config", str(config), "--transport", "http",
-         "--port", str(port), "--log-level", "warning"],
-        stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+    first, tools_first, child, port = first_page(_toolshape_serve("--config", str(config)))
     try:
-        wait_for(port, child)
 
-        async def listing() -> tuple[float, float, int, int]:
+        async def listing() -> tuple[float, int, int]:
             async with Client(f"http://127.0.0.1:{port}/mcp") as client:
-                page = await client.list_tools()
-                first = time.perf_counter() - started
-                size, count, began = 0, 0, time.perf_counter()
+                size, count, began, cursor = 0, 0, time.perf_counter(), None
                 while True:
+                    page = await client.list_tools(cursor=cursor)
                     size += sum(len(t.model_dump_json(by_alias=True)) for t in page.tools)
                     count += len(page.tools)
-                    if page.next_cursor is None:
-                        return first, time.perf_counter() - began, size, count
-                    page = await client.list_tools(cursor=page.next_cursor)
+                    cursor = page.next_cursor
+                    if cursor is None:
+                        return time.perf_counter() - began, size, count
 
-        first, whole, size, count = anyio.run(listing)
+        whole, size, count = anyio.run(listing)
         rss = _rss_mib(child.pid)
     finally:
-        child.terminate()
-        child.wait(timeout=15)
+        _stop(child)
+    theirs, _, their_child, _ = first_page(_fastmcp_serve(str(CORPUS)))
+    _stop(their_child)
     return {
         "apis": len(tables),
         "tools": count,
         "first_page_s": first,
+        "first_page_tools": tools_first,
+        "fastmcp_first_page_s": theirs,
         "whole_listing_s": whole,
         "listing_mb": size / 1e6,
         "rss_mib": rss,
     }
+
+
+def startup_per_document(rounds: int, names: list[str] | None) -> list[dict[str, Any]]:
+    """One API from its document (each corpus document, or those `names` names): toolshape
+    serve DOC and FastMCP's server of DOC, start to first page, median of `rounds` rounds
+    taken in turns."""
+    rows = []
+    for path in sorted(CORPUS.glob("*.json")):
+        if names and path.stem not in names:
+            continue
+        ours: list[float] = []
+        theirs: list[float] = []
+        for _ in range(rounds):
+            for command, into in (
+                (_toolshape_serve(str(path), "--base-url", _NOWHERE), ours),
+                (_fastmcp_serve(str(path)), theirs),
+            ):
+                seconds, _, child, _ = first_page(command)
+                _stop(child)
+                into.append(seconds)
+        rows.append(
+            {
+                "api": path.stem,
+                "toolshape_s": statistics.median(ours),
+                "fastmcp_s": statistics.median(theirs),
+            }
+        )
+    return rows
+
+
+def where_startup_goes(folder: Path, rounds: int) -> dict[str, float]:
+    """The parts of the eight-API start-up, each in a fresh process (median of `rounds`):
+    importing the server, and reading the eight plans files (`load_plans`, beside
+    `json.loads` of the same bytes)."""
+    files = sorted(str(p) for p in folder.glob("*.plans.json"))
+    probe = (
+        "import json, sys, time, pathlib\n"
+        "t = time.perf_counter()\n"
+        "import toolshape.server._run\n"
+        "imported = time.perf_counter() - t\n"
+        "from toolshape import load_plans\n"
+        "data = [pathlib.Path(f).read_bytes() for f in sys.argv[1:]]\n"
+        "t = time.perf_counter(); [json.loads(d) for d in data]; parsed = time.perf_counter() - t\n"
+        "t = time.perf_counter(); [load_plans(d) for d in data]; loaded = time.perf_counter() - t\n"
+        "print(imported, parsed, loaded)\n"
+    )
+    runs = [
+        [float(x) for x in subprocess.run(
+            [sys.executable, "-c", probe, *files], capture_output=True, text=True, check=True
+        ).stdout.split()]
+        for _ in range(rounds)
+    ]  # fmt: skip
+    imported, parsed, loaded = (statistics.median(r[i] for r in runs) for i in range(3))
+    return {"import_s": imported, "json_loads_s": parsed, "load_plans_s": loaded}
 
 
 def _rss_mib(pid: int) -> float:
@@ -319,14 +438,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--startup-only", action="store_true")
     parser.add_argument("--calls-only", action="store_true")
+    parser.add_argument("--startup-rounds", type=int, default=3)
+    parser.add_argument("--documents", nargs="*", help="one-API start-up: these documents only")
     parser.add_argument("--fastmcp-server", nargs=2, metavar=("SPEC", "BASE_URL"))
     parser.add_argument("--upstream", action="store_true")
     parser.add_argument("--port", type=int)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--json-answers", action="store_true")
     args = parser.parse_args(argv)
     if args.fastmcp_server:
         spec, base_url = args.fastmcp_server
-        fastmcp_main(args.port, spec, base_url, workers=args.workers)
+        fastmcp_main(args.port, spec, base_url, args.workers, json_answers=args.json_answers)
         return
     if args.upstream:
         upstream_main(args.port)
@@ -346,13 +468,27 @@ def main(argv: list[str] | None = None) -> None:
                       f"{f['fastmcp_cpu_ms']:.2f} | {f['cpu_ratio']:.2f}x |")  # fmt: skip
     if not args.calls_only:
         with tempfile.TemporaryDirectory() as folder:
-            figures = startup(Path(folder))
+            f = startup(Path(folder))
+            parts = where_startup_goes(Path(folder), args.rounds)
         print(
-            f"start-up, {figures['apis']} APIs ({figures['tools']} tools) from plans files: first "
-            f"tools/list page {figures['first_page_s']:.2f} s (goal: under 1 s); whole listing "
-            f"{figures['whole_listing_s']:.2f} s, {figures['listing_mb']:.1f} MB; resident memory "
-            f"{figures['rss_mib']:.0f} MiB"
+            f"start-up, {f['apis']} APIs ({f['tools']} tools) from plans files in one server: "
+            f"first tools/list page ({f['first_page_tools']} tools) {f['first_page_s']:.2f} s "
+            f"(goal: under 1 s); FastMCP's server of the same documents "
+            f"{f['fastmcp_first_page_s']:.2f} s; whole listing {f['whole_listing_s']:.2f} s, "
+            f"{f['listing_mb']:.1f} MB; resident memory {f['rss_mib']:.0f} MiB"
         )
+        print(
+            f"where it goes (fresh processes, median of {args.rounds}): importing the server "
+            f"{parts['import_s']:.2f} s; load_plans of the eight files {parts['load_plans_s']:.2f} s "
+            f"(json.loads of them {parts['json_loads_s']:.2f} s)"
+        )
+        print(f"\nstart-up, one API from its document (median of {args.startup_rounds}; goal: "
+              "under 1 s)")  # fmt: skip
+        print("| API | toolshape first page s | FastMCP first page s | FastMCP / toolshape |")
+        print("|---|---:|---:|---:|")
+        for row in startup_per_document(args.startup_rounds, args.documents):
+            print(f"| {row['api']} | {row['toolshape_s']:.2f} | {row['fastmcp_s']:.2f} | "
+                  f"{row['fastmcp_s'] / row['toolshape_s']:.1f}x |")  # fmt: skip
 
 
 if __name__ == "__main__":

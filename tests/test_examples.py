@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -11,9 +12,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def run(*args: str) -> str:
+def run(*args: str, env: dict[str, str] | None = None) -> str:
     done = subprocess.run(
-        [sys.executable, *args], capture_output=True, text=True, check=False, cwd=ROOT
+        [sys.executable, *args], capture_output=True, text=True, check=False, cwd=ROOT, env=env
     )
     assert done.returncode == 0, done.stderr
     return done.stdout
@@ -110,8 +111,17 @@ def test_plans_benchmark_prints_its_table() -> None:
 @pytest.mark.integration
 def test_serve_benchmark_prints_both_figures() -> None:
     """benchmarks/serve_speed.py serves calls through toolshape serve and FastMCP, and starts
-    a server from plans files (here: a few calls; the repository's corpus slice)."""
-    out = run("-m", "benchmarks.serve_speed", "--calls", "5", "--rounds", "1")
+    both servers from the corpus (here: a few calls; the repository's corpus slice, whatever
+    `TOOLSHAPE_CORPUS` names: FastMCP takes minutes to start on the whole corpus)."""
+    slice_only = {**os.environ, "TOOLSHAPE_CORPUS": str(ROOT / "tests" / "data" / "corpus")}
+    out = run(
+        "-m", "benchmarks.serve_speed", "--calls", "5", "--rounds", "1", "--startup-rounds", "1",
+        "--documents", "twilio-api-v2010", env=slice_only,
+    )  # fmt: skip
     assert "toolshape serve" in out
     assert "FastMCP" in out
     assert "first tools/list page" in out
+    assert "FastMCP's server of the same documents" in out
+    assert "importing the server" in out
+    assert "| twilio-api-v2010 | " in out
+    assert "| box | " not in out
