@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeAlias
 
-Json = Any
+from toolshape.model._json import Json, Unchecked
 
 PlanErrorKind: TypeAlias = Literal[
     "collision",
@@ -65,11 +65,11 @@ class ToolshapeError(Exception):
         return {}
 
     @classmethod
-    def _from_fields(cls, data: Mapping[str, Json]) -> ToolshapeError:
+    def _from_fields(cls, data: Mapping[str, Unchecked]) -> ToolshapeError:
         return cls(str(data.get("message", "")))
 
     @staticmethod
-    def from_dict(data: Mapping[str, Json]) -> ToolshapeError:
+    def from_dict(data: Mapping[str, Unchecked]) -> ToolshapeError:
         """Rebuild an error written by `to_dict()` (S15.3), of the class it names.
 
         Raises:
@@ -168,7 +168,7 @@ class PlanError(ToolshapeError):
         }
 
     @classmethod
-    def _from_fields(cls, data: Mapping[str, Json]) -> PlanError:
+    def _from_fields(cls, data: Mapping[str, Unchecked]) -> PlanError:
         return cls(
             data["kind"],
             str(data["reason"]),
@@ -201,7 +201,7 @@ class PlanDataError(PlanError):
         return {**super()._fields(), "field": self.field}
 
     @classmethod
-    def _from_fields(cls, data: Mapping[str, Json]) -> PlanDataError:
+    def _from_fields(cls, data: Mapping[str, Unchecked]) -> PlanDataError:
         return cls(
             str(data["reason"]), field=str(data.get("field", "")), location=data.get("location")
         )
@@ -250,7 +250,7 @@ class ArgumentError(ToolshapeError):
         }
 
     @classmethod
-    def _from_fields(cls, data: Mapping[str, Json]) -> ArgumentError:
+    def _from_fields(cls, data: Mapping[str, Unchecked]) -> ArgumentError:
         return cls(
             str(data["tool"]),
             [
@@ -283,7 +283,7 @@ class EncodeError(ToolshapeError):
         return {"contentType": self.content_type}
 
     @classmethod
-    def _from_fields(cls, data: Mapping[str, Json]) -> EncodeError:
+    def _from_fields(cls, data: Mapping[str, Unchecked]) -> EncodeError:
         return cls(str(data["contentType"]))
 
 
@@ -336,7 +336,7 @@ class CredentialError(ToolshapeError):
         }
 
     @classmethod
-    def _from_fields(cls, data: Mapping[str, Json]) -> CredentialError:
+    def _from_fields(cls, data: Mapping[str, Unchecked]) -> CredentialError:
         return cls(
             str(data["tool"]),
             [[str(n) for n in a] for a in data["accepted"]],
@@ -370,7 +370,7 @@ class HeaderError(ToolshapeError):
         return {"tool": self.tool, "header": self.header, "reason": self.reason}
 
     @classmethod
-    def _from_fields(cls, data: Mapping[str, Json]) -> HeaderError:
+    def _from_fields(cls, data: Mapping[str, Unchecked]) -> HeaderError:
         header = data.get("header")
         return cls(str(data["tool"]), None if header is None else str(header), str(data["reason"]))
 
@@ -398,7 +398,7 @@ class SettingsError(ToolshapeError):
         return {"source": self.source, "problems": list(self.problems)}
 
     @classmethod
-    def _from_fields(cls, data: Mapping[str, Json]) -> SettingsError:
+    def _from_fields(cls, data: Mapping[str, Unchecked]) -> SettingsError:
         problems = data["problems"]
         return cls(
             str(data["source"]), [str(p) for p in problems] if isinstance(problems, list) else []
@@ -452,7 +452,7 @@ class ViewError(ToolshapeError):
         }
 
     @classmethod
-    def _from_fields(cls, data: Mapping[str, Json]) -> ViewError:
+    def _from_fields(cls, data: Mapping[str, Unchecked]) -> ViewError:
         api, tool, pointer, name, rule = (
             str(data[k]) for k in ("api", "tool", "pointer", "name", "rule")
         )
