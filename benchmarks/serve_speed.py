@@ -2,8 +2,8 @@
 OpenAPI server on the same upstream and document, and start-up for the eight corpus APIs in
 one server from plans files.
 
-Run: python -m benchmarks.serve_speed [--calls N] [--rounds R] [--startup-rounds R]
-     [--documents NAME ...] [--startup-only | --calls-only]
+Run: python -m benchmarks.serve_speed [--calls N] [--rounds R] [--shapes 1x1,1x8,2x1,2x8]
+     [--startup-rounds R] [--documents NAME ...] [--startup-only | --calls-only]
 
 Calls: one upstream (Starlette under uvicorn, answering a fixed JSON object), one document;
 `toolshape serve --transport http` and FastMCP's `from_openapi(...)` served by uvicorn, each its
@@ -439,6 +439,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--startup-only", action="store_true")
     parser.add_argument("--calls-only", action="store_true")
     parser.add_argument("--startup-rounds", type=int, default=3)
+    parser.add_argument(
+        "--shapes", default="1x1,1x8,2x1,2x8", help="calls: WORKERSxCLIENTS, comma-separated"
+    )
     parser.add_argument("--documents", nargs="*", help="one-API start-up: these documents only")
     parser.add_argument("--fastmcp-server", nargs=2, metavar=("SPEC", "BASE_URL"))
     parser.add_argument("--upstream", action="store_true")
@@ -460,12 +463,12 @@ def main(argv: list[str] | None = None) -> None:
         print("| workers | clients | toolshape calls/s | FastMCP calls/s | ratio | "
               "toolshape CPU ms/call | FastMCP CPU ms/call | less CPU |")  # fmt: skip
         print("|---:|---:|---:|---:|---:|---:|---:|---:|")
-        for workers in (1, 2):
-            for clients in (1, 8):
-                f = compare_calls(args.calls, args.rounds, workers, clients)
-                print(f"| {workers} | {clients} | {f['toolshape_calls_per_s']:.0f} | "
-                      f"{f['fastmcp_calls_per_s']:.0f} | {f['ratio']:.2f}x | {f['toolshape_cpu_ms']:.2f} | "
-                      f"{f['fastmcp_cpu_ms']:.2f} | {f['cpu_ratio']:.2f}x |")  # fmt: skip
+        for shape in args.shapes.split(","):
+            workers, clients = (int(n) for n in shape.split("x"))
+            f = compare_calls(args.calls, args.rounds, workers, clients)
+            print(f"| {workers} | {clients} | {f['toolshape_calls_per_s']:.0f} | "
+                  f"{f['fastmcp_calls_per_s']:.0f} | {f['ratio']:.2f}x | {f['toolshape_cpu_ms']:.2f} | "
+                  f"{f['fastmcp_cpu_ms']:.2f} | {f['cpu_ratio']:.2f}x |")  # fmt: skip
     if not args.calls_only:
         with tempfile.TemporaryDirectory() as folder:
             f = startup(Path(folder))

@@ -115,11 +115,14 @@ def test_serve_benchmark_prints_both_figures() -> None:
     `TOOLSHAPE_CORPUS` names: FastMCP takes minutes to start on the whole corpus)."""
     slice_only = {**os.environ, "TOOLSHAPE_CORPUS": str(ROOT / "tests" / "data" / "corpus")}
     out = run(
-        "-m", "benchmarks.serve_speed", "--calls", "5", "--rounds", "1", "--startup-rounds", "1",
-        "--documents", "twilio-api-v2010", env=slice_only,
+        "-m", "benchmarks.serve_speed", "--calls", "5", "--rounds", "1", "--shapes", "1x1,2x8",
+        "--startup-rounds", "1", "--documents", "twilio-api-v2010", env=slice_only,
     )  # fmt: skip
     assert "toolshape serve" in out
     assert "FastMCP" in out
+    assert "\n| 1 | 1 | " in out
+    assert "\n| 2 | 8 | " in out
+    assert "\n| 1 | 8 | " not in out
     assert "first tools/list page" in out
     assert "FastMCP's server of the same documents" in out
     assert "importing the server" in out
