@@ -5,6 +5,7 @@ what it holds (S16.3, S26.6), an operation's tags."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import Any
 
@@ -20,9 +21,11 @@ from toolshape.read._rules import (
     deprecated_schemes,
     first_server_url,
     form_object_problem,
+    merge_parameters,
     named_servers,
     parameter_style,
     read_encoding,
+    read_requirements,
     read_scheme,
     scoped,
     security_schemes,
@@ -378,3 +381,91 @@ def test_what_is_not_an_openapi_document_is_refused_naming_why(document: Any, me
 
     with pytest.raises(DocumentError, match=re.escape(message)):
         index_document(document, "api.json")
+
+
+def _p(name: str, channel: Any = "query", **more: Any) -> Parameter:
+    return Parameter(name, channel, {}, required=False, **more)
+
+
+@pytest.mark.parametrize(
+    ("reads", "params", "ignored"),
+    [
+        # S1.1: the operation's entry replaces the path item's of the same name and `in`, in
+        # the path item's place.
+        (
+            [("/p/0", _p("a", description="path")), ("/p/1", _p("b")),
+             ("/o/0", _p("a", description="operation"))],
+            (_p("a", description="operation"), _p("b")),
+            (),
+        ),
+        # The same name in another place is another parameter.
+        ([("/p/0", _p("a")), ("/o/0", _p("a", "header"))], (_p("a"), _p("a", "header")), ()),
+        # A header's name matches in any case.
+        ([("/p/0", _p("X-Id", "header")), ("/o/0", _p("x-id", "header"))],
+         (_p("x-id", "header"),), ()),
+        # S1.5: a header OpenAPI ignores adds nothing; one the client owns is named.
+        ([("/o/0", None), ("/o/1", "Host"), ("/o/2", "Host")], (), ("Host",)),
+        # S26.4: a form querystring's members are parameters.
+        ([("/o/0", (_p("a", style="form"), _p("b", style="form")))],
+         (_p("a", style="form"), _p("b", style="form")), ()),
+    ],
+)  # fmt: skip
+def test_an_operations_parameters_merge(
+    reads: list[tuple[str, Any]], params: tuple[Parameter, ...], ignored: tuple[str, ...]
+) -> None:
+    assert merge_parameters(reads) == (params, ignored)
+
+
+def test_a_querystring_beside_a_query_parameter_is_refused() -> None:
+    """S26.4: the querystring is the whole query."""
+    with pytest.raises(Problem) as caught:
+        merge_parameters([("/o/0", _p("q", style="querystring")), ("/o/1", _p("limit"))])
+    assert caught.value.reason == (
+        "the querystring parameter at `/o/0` is the whole query string, beside the query "
+        "parameter `limit`; declare one or the other"
+    )
+
+
+BEARER = SecurityScheme("bearer", "http", "header", "authorization", "bearer")
+KEY = SecurityScheme("key", "apiKey", "query", "key")
+
+
+def _scheme(name: str, where: str) -> SecurityScheme:
+    known = {"bearer": BEARER, "key": KEY}
+    if name not in known:
+        raise Problem("document", f"no scheme `{name}` (at `{where}`)")
+    return known[name]
+
+
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [
+        ([], ()),  # S18.1: `[]` requires nothing
+        ([{}], ((),)),  # one alternative that needs no scheme
+        ([{"bearer": []}, {"key": []}], ((BEARER,), (KEY,))),  # either
+        ([{"bearer": [], "key": []}], ((BEARER, KEY),)),  # both
+        # S27.5: the scopes a requirement names go with the scheme.
+        ([{"bearer": ["read", "write"]}], ((dataclasses.replace(BEARER, scopes=("read", "write")),),)),
+    ],
+)  # fmt: skip
+def test_security_requirements_are_alternatives(given: Any, expected: Any) -> None:
+    from toolshape.model._types import NO_SECURITY
+
+    assert read_requirements(given, "/security", _scheme) == (expected or NO_SECURITY)
+
+
+@pytest.mark.parametrize(
+    ("given", "reason"),
+    [
+        ({"bearer": []}, "the `security` at `/security` is a mapping, not a list"),
+        (
+            ["bearer"],
+            "the security requirement at `/security/0` is a string, not a mapping of scheme names",
+        ),
+        ([{"other": []}], "no scheme `other` (at `/security/0`)"),
+    ],
+)
+def test_a_security_list_that_is_not_one_is_refused(given: Any, reason: str) -> None:
+    with pytest.raises(Problem) as caught:
+        read_requirements(given, "/security", _scheme)
+    assert caught.value.reason == reason

@@ -17,7 +17,6 @@ from typing import TypeVar
 from toolshape.model._json import Unchecked, is_map
 from toolshape.model._pointers import escape
 from toolshape.model._types import (
-    NO_SECURITY,
     Body,
     Operation,
     Parameter,
@@ -40,12 +39,12 @@ from toolshape.read._index import index_document
 from toolshape.read._paths import RawOperation, operations
 from toolshape.read._problem import Problem, fail, kind_of
 from toolshape.read._rules import (
-    check_querystring,
     check_template,
     first_server_url,
+    merge_parameters,
     named_servers,
+    read_requirements,
     read_scheme,
-    scoped,
     security_schemes,
     tags,
 )
@@ -188,37 +187,19 @@ class DocumentReader:
     def _security(self, raw: RawOperation) -> Security:
         """S18.1: the operation's `security`, else the document's; `[]` (or none) is none."""
         if is_map(raw.node) and "security" in raw.node:
-            return self._requirements(raw.node["security"], raw.pointer + "/security")
+            return read_requirements(raw.node["security"], raw.pointer + "/security", self._scheme)
         found = self._document_security
         if found is None:
             try:
-                found = self._requirements(self.index.document.get("security", []), "/security")
+                found = read_requirements(
+                    self.index.document.get("security", []), "/security", self._scheme
+                )
             except Problem as problem:
                 found = problem
             self._document_security = found
         if isinstance(found, Problem):
             raise found
         return found
-
-    def _requirements(self, given: Unchecked, pointer: str) -> Security:
-        if not isinstance(given, list):
-            fail("document", f"the `security` at `{pointer}` is a {kind_of(given)}, not a list")
-        alternatives = []
-        for index, requirement in enumerate(given):
-            if not is_map(requirement):
-                fail(
-                    "document",
-                    f"the security requirement at `{pointer}/{index}` is a "
-                    f"{kind_of(requirement)}, not a mapping of scheme names",
-                    "S18.1",
-                )
-            alternatives.append(
-                tuple(
-                    scoped(self._scheme(str(name), f"{pointer}/{index}"), scopes)
-                    for name, scopes in requirement.items()
-                )
-            )
-        return tuple(alternatives) or NO_SECURITY
 
     def _scheme(self, name: str, pointer: str) -> SecurityScheme:
         """One scheme of `components.securitySchemes`, read once per document (S18.1)."""
@@ -265,9 +246,7 @@ class DocumentReader:
     ) -> tuple[tuple[Parameter, ...], tuple[str, ...]]:
         """The operation's parameters (S1.1), and the header parameters left out because the
         HTTP client owns them (S1.5)."""
-        merged: dict[tuple[str, str], Parameter] = {}
-        ignored: dict[str, None] = {}
-        strings: dict[str, Parameter | tuple[Parameter, ...]] = {}  # S26.4, by pointer
+        reads: list[tuple[str, ParameterRead]] = []
         for listing, base in (
             (raw.path_parameters, raw.path_pointer),
             (raw.node.get("parameters"), raw.pointer + "/parameters"),
@@ -277,18 +256,9 @@ class DocumentReader:
             if not isinstance(listing, list):
                 fail("parameter", f"`parameters` at `{base}` is a {kind_of(listing)}, not a list")
             for index, entry in enumerate(listing):
-                param = self._parameter(entry, f"{base}/{index}", refs, found)
-                if isinstance(param, str):
-                    ignored[param] = None
-                elif param is not None:
-                    for one in param if isinstance(param, tuple) else (param,):
-                        # S1.1: the operation's entry wins for the same (name, in).
-                        key = one.name.lower() if one.channel == "header" else one.name
-                        merged[(key, one.channel)] = one
-                    if isinstance(param, tuple) or param.style == "querystring":
-                        strings[f"{base}/{index}"] = param
-        check_querystring(strings, merged)
-        return tuple(merged.values()), tuple(ignored)
+                where = f"{base}/{index}"
+                reads.append((where, self._parameter(entry, where, refs, found)))
+        return merge_parameters(reads)
 
     def _parameter(
         self, entry: Unchecked, pointer: str, refs: list[str], found: Found

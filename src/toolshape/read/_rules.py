@@ -1,11 +1,11 @@
-"""The read rules that need no more than the node they judge (S12.2, S18.1, S23.4, S26.4,
+"""The read rules that need no more than the node they judge (S1.1, S12.2, S18.1, S23.4, S26.4,
 S26.10, S26.11, S27.5): each one function, `DocumentReader` calling them with what it found.
 A rule refuses with `Problem` (through `fail`) or says why in a text, as its docstring says."""
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from toolshape.model._errors import PlanErrorKind
 from toolshape.model._http import (
@@ -21,7 +21,14 @@ from toolshape.model._http import (
 )
 from toolshape.model._json import Unchecked, is_map
 from toolshape.model._pointers import escape
-from toolshape.model._types import Channel, Parameter, ParamStyle, SecurityScheme
+from toolshape.model._types import (
+    NO_SECURITY,
+    Channel,
+    Parameter,
+    ParamStyle,
+    Security,
+    SecurityScheme,
+)
 from toolshape.read._problem import fail, kind_of
 
 #: S18.1: the security scheme types OpenAPI defines.
@@ -209,6 +216,63 @@ def check_querystring(
             f"query parameter `{beside[0]}`; declare one or the other",
             "S26.4",
         )
+
+
+def merge_parameters(
+    reads: Iterable[tuple[str, Parameter | tuple[Parameter, ...] | str | None]],
+) -> tuple[tuple[Parameter, ...], tuple[str, ...]]:
+    """S1.1: an operation's parameters from its entries as read (each with its pointer), the
+    path item's first: a later entry replaces an earlier one of the same name and `in` (a
+    header's name in any case), in the earlier one's place; and the names of the header
+    entries the HTTP client owns, left out (S1.5). None (a header OpenAPI ignores) adds
+    nothing.
+
+    Raises:
+        Problem: two querystring parameters, or one beside `in: query` ones (S26.4).
+    """
+    merged: dict[tuple[str, str], Parameter] = {}
+    ignored: dict[str, None] = {}
+    strings: dict[str, Parameter | tuple[Parameter, ...]] = {}  # S26.4, by pointer
+    for where, param in reads:
+        if isinstance(param, str):
+            ignored[param] = None
+        elif param is not None:
+            for one in param if isinstance(param, tuple) else (param,):
+                key = one.name.lower() if one.channel == "header" else one.name
+                merged[(key, one.channel)] = one
+            if isinstance(param, tuple) or param.style == "querystring":
+                strings[where] = param
+    check_querystring(strings, merged)
+    return tuple(merged.values()), tuple(ignored)
+
+
+def read_requirements(
+    given: Unchecked, pointer: str, scheme: Callable[[str, str], SecurityScheme]
+) -> Security:
+    """S18.1: a `security` list (at `pointer`) as alternatives, each the schemes it requires
+    (`scheme(name, where)` reads one), with their scopes (S27.5); an empty list is none.
+
+    Raises:
+        Problem: not a list, a requirement that is not a mapping, or what `scheme` raises.
+    """
+    if not isinstance(given, list):
+        fail("document", f"the `security` at `{pointer}` is a {kind_of(given)}, not a list")
+    alternatives = []
+    for index, requirement in enumerate(given):
+        if not is_map(requirement):
+            fail(
+                "document",
+                f"the security requirement at `{pointer}/{index}` is a "
+                f"{kind_of(requirement)}, not a mapping of scheme names",
+                "S18.1",
+            )
+        alternatives.append(
+            tuple(
+                scoped(scheme(str(name), f"{pointer}/{index}"), scopes)
+                for name, scopes in requirement.items()
+            )
+        )
+    return tuple(alternatives) or NO_SECURITY
 
 
 def scoped(scheme: SecurityScheme, scopes: Unchecked) -> SecurityScheme:
