@@ -201,10 +201,18 @@ def test_a_body_that_is_not_one_is_refused(request_body: Any, reason: str) -> No
             {
                 "404": {"content": {"application/json": {"schema": {}}}},
                 "201": {"content": {"application/problem+json": {"schema": PET}}},
-                "200": {"description": "no content"},
+                "200": {"description": "no content"},  # no JSON: the next code's
             },
             "201",
             "application/problem+json",
+        ),
+        (
+            {
+                "201": {"content": {"application/json": {"schema": {"type": "string"}}}},
+                "200": {"content": {"application/json": {"schema": PET}}},
+            },
+            "200",
+            "application/json",
         ),
         ({"2XX": {"content": {"application/json": {"schema": PET}}}}, "2XX", "application/json"),
     ],
