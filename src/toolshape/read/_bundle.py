@@ -41,10 +41,7 @@ class Bundler:
         components = document.get("components")
         schemas = components.get("schemas") if is_map(components) else None
         schemas = schemas if is_map(schemas) else {}
-        self.references = References(document, self_uri)
-        self.context = Context(self.references, DefNames(schemas), is_30, schemas)
-        self.clean = self.context.clean
-        """`Context.clean`: the converted schemas no view changes."""
+        self.context = Context(References(document, self_uri), DefNames(schemas), is_30, schemas)
         self._schemas: dict[str, Schema] = {}  # each converted definition, by name
         self._def_refs: dict[str, tuple[str, ...]] = {}  # the definitions each one references
         self._found: dict[str, Found] = {}  # what each converted definition holds
@@ -53,6 +50,11 @@ class Bundler:
         self._in_place_refs: dict[str, tuple[str, ...]] = {}
         self._reaches: dict[str, tuple[str, ...]] = {}
         self._bundles: dict[tuple[str, ...], tuple[dict[str, Schema], Found]] = {}
+
+    @property
+    def references(self) -> References:
+        """The document's references (`Context.references`)."""
+        return self.context.references
 
     def schema(
         self,

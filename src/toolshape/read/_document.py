@@ -70,8 +70,8 @@ class DocumentReader:
         )
         self.outputs = outputs
         """S16.3: read each operation's success response for its output schema."""
-        self.request_view = View("readOnly", base64=True, clean=self.bundler.clean)
-        self.response_view = View("writeOnly", clean=self.bundler.clean)
+        self.request_view = View("readOnly", base64=True, clean=self.bundler.context.clean)
+        self.response_view = View("writeOnly", clean=self.bundler.context.clean)
         self._schemes: dict[str, SecurityScheme | Problem] = {}
         self._parameters_read: dict[
             tuple[int, str], tuple[Unchecked, ParameterRead, tuple[str, ...], Found]
