@@ -112,12 +112,17 @@ def upstream() -> Iterator[str]:
 
 
 @contextmanager
-def process(command: list[str]) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
-    """`command` (which takes `--port PORT` last) running until the block ends."""
+def process(
+    command: list[str], deadline: float = 60
+) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
+    """`command` (which takes `--port PORT` last) running until the block ends (its port open
+    within `deadline` seconds)."""
     port = free_port()
-    child = subprocess.Popen([*command, "--port", str(port)], stderr=subprocess.DEVNULL)
+    child = subprocess.Popen(
+        [*command, "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     try:
-        wait_for(port, child)
+        wait_for(port, child, deadline)
         yield child, port
     finally:
         child.terminate()
@@ -275,18 +280,15 @@ def compare_calls(calls: int, rounds: int, workers: int = 1, clients: int = 1) -
     }
 
 
-def first_page(command: list[str]) -> tuple[float, int, Any, int]:
+@contextmanager
+def first_page(command: list[str]) -> Iterator[tuple[float, int, int, int]]:
     """Seconds from starting `command` (which takes `--port PORT` last) to its first
-    `tools/list` page, the page's tool count, and the process (still running) and its port."""
+    `tools/list` page, the page's tool count, and the process's pid and port (it runs until
+    the block ends)."""
     from mcp import Client
 
-    port = free_port()
     started = time.perf_counter()
-    child = subprocess.Popen(
-        [*command, "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
-    try:
-        wait_for(port, child, deadline=300)
+    with process(command, deadline=300) as (child, port):
 
         async def listing() -> tuple[float, int]:
             async with Client(f"http://127.0.0.1:{port}/mcp") as client:
@@ -294,15 +296,7 @@ def first_page(command: list[str]) -> tuple[float, int, Any, int]:
                 return time.perf_counter() - started, len(page.tools)
 
         seconds, count = anyio.run(listing)
-    except BaseException:
-        _stop(child)
-        raise
-    return seconds, count, child, port
-
-
-def _stop(child: subprocess.Popen[bytes]) -> None:
-    child.terminate()
-    child.wait(timeout=15)
+        yield seconds, count, child.pid, port
 
 
 def _toolshape_serve(*more: str) -> list[str]:
@@ -338,8 +332,7 @@ def startup(folder: Path) -> dict[str, Any]:
         )
     config = folder / "all.toml"
     config.write_text("\n".join(tables), encoding="utf-8")
-    first, tools_first, child, port = first_page(_toolshape_serve("--config", str(config)))
-    try:
+    with first_page(_toolshape_serve("--config", str(config))) as (first, tools_first, pid, port):
 
         async def listing() -> tuple[float, int, int]:
             async with Client(f"http://127.0.0.1:{port}/mcp") as client:
@@ -353,11 +346,9 @@ def startup(folder: Path) -> dict[str, Any]:
                         return time.perf_counter() - began, size, count
 
         whole, size, count = anyio.run(listing)
-        rss = _rss_mib(child.pid)
-    finally:
-        _stop(child)
-    theirs, _, their_child, _ = first_page(_fastmcp_serve(str(CORPUS)))
-    _stop(their_child)
+        rss = _rss_mib(pid)
+    with first_page(_fastmcp_serve(str(CORPUS))) as (theirs, *_):
+        pass
     return {
         "apis": len(tables),
         "tools": count,
@@ -385,9 +376,8 @@ def startup_per_document(rounds: int, names: list[str] | None) -> list[dict[str,
                 (_toolshape_serve(str(path), "--base-url", _NOWHERE), ours),
                 (_fastmcp_serve(str(path)), theirs),
             ):
-                seconds, _, child, _ = first_page(command)
-                _stop(child)
-                into.append(seconds)
+                with first_page(command) as (seconds, *_):
+                    into.append(seconds)
         rows.append(
             {
                 "api": path.stem,
@@ -399,8 +389,8 @@ def startup_per_document(rounds: int, names: list[str] | None) -> list[dict[str,
 
 
 def where_startup_goes(folder: Path, rounds: int) -> dict[str, float]:
-    """The parts of the eight-API start-up, each in a fresh process (median of `rounds`):
-    importing the server, and reading the eight plans files (`load_plans`, beside
+    """The parts of the many-API start-up, each in a fresh process (median of `rounds`):
+    importing the server, and reading every plans file in `folder` (`load_plans`, beside
     `json.loads` of the same bytes)."""
     files = sorted(str(p) for p in folder.glob("*.plans.json"))
     probe = (
@@ -482,7 +472,7 @@ def main(argv: list[str] | None = None) -> None:
         )
         print(
             f"where it goes (fresh processes, median of {args.rounds}): importing the server "
-            f"{parts['import_s']:.2f} s; load_plans of the eight files {parts['load_plans_s']:.2f} s "
+            f"{parts['import_s']:.2f} s; load_plans of the {f['apis']} files {parts['load_plans_s']:.2f} s "
             f"(json.loads of them {parts['json_loads_s']:.2f} s)"
         )
         print(f"\nstart-up, one API from its document (median of {args.startup_rounds}; goal: "
